@@ -1,0 +1,6 @@
+/**
+ * The command table. Each command module exports a registrar; add yours here (one import, one entry).
+ */
+import { registerCommands } from '../program.js';
+
+registerCommands();

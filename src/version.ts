@@ -1,0 +1,2 @@
+/** Kept in step with package.json by a unit test. */
+export const VERSION = '0.1.0';
