@@ -1,0 +1,207 @@
+/**
+ * The migration plan: what `uproot plan` prints (-o json is this schema, versioned by `schemaVersion`), what
+ * `uproot migrate` executes and journals. Plain data only; the zod schemas are the single source of truth and
+ * the JSON Schema in docs/plan.schema.json is generated from them.
+ *
+ * Contract between the distro planners (src/core/distros) and the engine (src/engine): fields may be added;
+ * renaming or removing one is a breaking change of the plan schema.
+ */
+import { z } from 'zod';
+
+export const DISTROS = ['rke2', 'rke', 'kubeadm'] as const;
+export const distroSchema = z.enum(DISTROS);
+export type Distro = z.infer<typeof distroSchema>;
+
+/** Stable step ids, in the order they run. Not every distro uses every step. */
+export const STEP_IDS = [
+  'grant-migration-lease',
+  'enable-leader-migration',
+  'cordon-control-plane',
+  'install-ccm',
+  'wait-ccm-rollout',
+  'switch-to-external',
+  'roll-control-plane',
+  'upgrade-kubernetes',
+  'disable-leader-migration',
+  'verify-provider-ids',
+] as const;
+export const stepIdSchema = z.enum(STEP_IDS);
+export type StepId = z.infer<typeof stepIdSchema>;
+
+export const COMPONENTS = ['kube-controller-manager', 'cloud-controller-manager'] as const;
+export const componentSchema = z.enum(COMPONENTS);
+export type Component = z.infer<typeof componentSchema>;
+
+/** Which API an object lives in: the downstream cluster, or Rancher's management cluster. */
+export const apiTargetSchema = z.enum(['downstream', 'management']);
+export type ApiTarget = z.infer<typeof apiTargetSchema>;
+
+export const objectRefSchema = z.object({
+  api: apiTargetSchema,
+  apiVersion: z.string(),
+  kind: z.string(),
+  namespace: z.string().optional(),
+  name: z.string(),
+});
+export type ObjectRef = z.infer<typeof objectRefSchema>;
+
+const jsonPatchOpSchema = z.object({
+  op: z.enum(['add', 'remove', 'replace', 'move', 'copy', 'test']),
+  path: z.string(),
+  value: z.unknown().optional(),
+  from: z.string().optional(),
+});
+export type JsonPatchOp = z.infer<typeof jsonPatchOpSchema>;
+
+/**
+ * One concrete change. `diff` is a unified diff of the human-readable form (YAML) before → after, for review.
+ * The engine never replays `diff`: for objects it re-reads the live object and re-applies the step's
+ * transformation (so concurrent edits survive); `patch` records what that transformation changed at plan time.
+ */
+export const changeSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('edit-cluster-definition'),
+    description: z.string(),
+    /** The Rancher provisioning Cluster (api: management), or an RKE cluster.yml / kubeadm manifest file. */
+    target: z.union([objectRefSchema, z.object({ file: z.string() })]),
+    patch: z.array(jsonPatchOpSchema),
+    diff: z.string(),
+  }),
+  z.object({
+    type: z.literal('write-file'),
+    description: z.string(),
+    /** Path on the node (e.g. /etc/kubernetes/manifests/kube-controller-manager.yaml). */
+    path: z.string(),
+    /** Node name or role the file belongs to; undefined = every control-plane node. */
+    node: z.string().optional(),
+    content: z.string(),
+    diff: z.string(),
+  }),
+  z.object({
+    type: z.literal('delete-file'),
+    description: z.string(),
+    path: z.string(),
+    node: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('patch-object'),
+    description: z.string(),
+    target: objectRefSchema,
+    patchType: z.enum(['merge', 'strategic', 'json']),
+    patch: z.unknown(),
+    diff: z.string(),
+  }),
+  z.object({
+    type: z.literal('apply-object'),
+    description: z.string(),
+    api: apiTargetSchema,
+    object: z.record(z.string(), z.unknown()),
+  }),
+  z.object({
+    type: z.literal('cordon-nodes'),
+    description: z.string(),
+    selector: z.string(),
+  }),
+  z.object({
+    type: z.literal('uncordon-nodes'),
+    description: z.string(),
+    selector: z.string(),
+  }),
+  z.object({
+    type: z.literal('manual'),
+    description: z.string(),
+    instructions: z.string(),
+  }),
+]);
+export type Change = z.infer<typeof changeSchema>;
+export type ChangeType = Change['type'];
+
+/** A check that must hold before the next step starts. Each has a deadline. */
+export const gateSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('daemonset-rolled-out'),
+    namespace: z.string(),
+    name: z.string(),
+    timeoutSeconds: z.number(),
+  }),
+  z.object({ type: z.literal('nodes-cordoned'), selector: z.string(), timeoutSeconds: z.number() }),
+  z.object({
+    type: z.literal('migration-lease-held'),
+    leaseName: z.string(),
+    /** The component that must hold it; for wildcard configs, any manager of that component. */
+    by: componentSchema,
+    timeoutSeconds: z.number(),
+  }),
+  z.object({
+    type: z.literal('control-plane-flags'),
+    /** Expected effective settings on every control-plane node. */
+    expect: z.object({
+      cloudProvider: z.enum(['aws', 'external']),
+      kcmLeaderMigration: z.boolean(),
+    }),
+    timeoutSeconds: z.number(),
+  }),
+  z.object({ type: z.literal('cluster-rolled-out'), timeoutSeconds: z.number() }),
+  z.object({ type: z.literal('nodes-initialized'), timeoutSeconds: z.number() }),
+  z.object({ type: z.literal('load-balancers-kept'), timeoutSeconds: z.number() }),
+  z.object({ type: z.literal('no-ownership-overlap') }),
+  z.object({ type: z.literal('rbac-allows'), user: z.string(), verbs: z.array(z.string()), resource: z.string(), namespace: z.string(), resourceName: z.string(), timeoutSeconds: z.number() }),
+]);
+export type Gate = z.infer<typeof gateSchema>;
+export type GateType = Gate['type'];
+
+export const planStepSchema = z.object({
+  id: stepIdSchema,
+  title: z.string(),
+  /** Why this step exists and what it does, in a sentence or two. */
+  description: z.string(),
+  /** Where the step comes from (seed document and section), so a reviewer can check it. */
+  source: z.string(),
+  changes: z.array(changeSchema),
+  gates: z.array(gateSchema),
+  /** How to undo it; `changes` restore the previous state (the engine prefers its own backups when it has them). */
+  undo: z.object({ description: z.string(), changes: z.array(changeSchema) }),
+  /** Optional steps can be left out with a flag (e.g. disable-leader-migration). */
+  optional: z.boolean().default(false),
+});
+export type PlanStep = z.infer<typeof planStepSchema>;
+
+export const findingSchema = z.object({
+  severity: z.enum(['info', 'warning']),
+  code: z.string(),
+  message: z.string(),
+  field: z.string().optional(),
+  hint: z.string().optional(),
+});
+export type PlanFinding = z.infer<typeof findingSchema>;
+
+export const artifactSchema = z.object({
+  /** Relative path under --out. */
+  path: z.string(),
+  description: z.string(),
+  content: z.string(),
+});
+export type Artifact = z.infer<typeof artifactSchema>;
+
+export const migrationPlanSchema = z.object({
+  schemaVersion: z.literal('uproot.dev/plan/v1'),
+  distro: distroSchema,
+  cluster: z.object({ name: z.string(), source: z.string() }),
+  kubernetes: z.object({ current: z.string(), target: z.string() }),
+  /** CCM image pinned per phase: the CCM must not be newer than the API server. */
+  ccm: z.object({
+    image: z.string(),
+    installTag: z.string(),
+    targetTag: z.string(),
+    /** The leader-migration configuration the managers use: default, or explicit (names of both eras). */
+    leaderMigrationConfig: z.enum(['default', 'explicit']),
+  }),
+  outcome: z.discriminatedUnion('type', [
+    z.object({ type: z.literal('migrate') }),
+    z.object({ type: z.literal('nothing-to-do'), reason: z.string() }),
+  ]),
+  steps: z.array(planStepSchema),
+  findings: z.array(findingSchema),
+  artifacts: z.array(artifactSchema),
+});
+export type MigrationPlan = z.infer<typeof migrationPlanSchema>;
