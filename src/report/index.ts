@@ -1,0 +1,4 @@
+export { buildReportModel, type ReportModel, type ReportStep, type ReportGate } from './report-model.js';
+export { renderReportMarkdown } from './render-markdown.js';
+export { renderReportHtml } from './render-html.js';
+export { renderTimelineSvg } from './timeline-svg.js';

@@ -1,0 +1,58 @@
+import type { ReportModel } from './report-model.js';
+import { renderTimelineSvg } from './timeline-svg.js';
+
+/** A self-contained page (inline CSS and SVG, no scripts, no external resources). */
+export function renderReportHtml(model: ReportModel): string {
+  const rows = model.steps
+    .map(
+      (s) =>
+        `<tr class="state-${esc(s.state)}"><td><code>${esc(s.id)}</code><br>${esc(s.title)}</td><td>${esc(s.state)}</td><td>${
+          s.durationSeconds !== undefined ? `${s.durationSeconds} s` : '—'
+        }</td><td>${s.gates.map((g) => `<div class="gate gate-${esc(g.result)}" title="${esc(g.detail)}">${esc(g.type)}: ${esc(g.result)} (${g.seconds} s)</div>`).join('') || '—'}${
+          s.failure
+            ? `<div class="failure">${esc(s.failure.reason)}<br><b>fix:</b> ${esc(s.failure.fix)}</div>`
+            : ''
+        }</td></tr>`,
+    )
+    .join('\n');
+  const controllers = model.controllers
+    .map(
+      (c) =>
+        `<tr><td>${esc(c.name)}</td><td class="${c.overlapSeconds > 0 ? 'bad' : 'good'}">${c.overlapSeconds}</td><td>${c.maxGapSeconds}</td></tr>`,
+    )
+    .join('\n');
+  const lbs = model.loadBalancers
+    .map((lb) => `<li>${esc(lb.service)}: <code>${esc(lb.hostnames.join(', ') || '(none)')}</code></li>`)
+    .join('');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${esc(model.title)}</title>
+<style>
+body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#1b1f24;max-width:1100px}
+h1{font-size:1.5em}table{border-collapse:collapse;width:100%;margin:1em 0}td,th{border:1px solid #d0d7de;padding:6px 8px;text-align:left;vertical-align:top}
+th{background:#f6f8fa}.verdict{display:inline-block;padding:2px 10px;border-radius:12px;font-weight:600}
+.verdict-completed{background:#dafbe1;color:#116329}.verdict-failed{background:#ffebe9;color:#a40e26}.verdict-in-progress,.verdict-not-started{background:#fff8c5;color:#7d4e00}.verdict-rolled-back{background:#ddf4ff;color:#0a3069}
+.gate-passed{color:#116329}.gate-failed,.gate-timed-out{color:#a40e26}.failure{margin-top:4px;color:#a40e26}.good{color:#116329;font-weight:600}.bad{color:#a40e26;font-weight:600}
+svg{border:1px solid #d0d7de;background:#fff}
+</style></head>
+<body>
+<h1>${esc(model.title)}</h1>
+<p><span class="verdict verdict-${esc(model.verdict)}">${esc(model.verdict)}</span>
+${esc(model.cluster.distro)} · Kubernetes ${esc(model.kubernetes.current)} → ${esc(model.kubernetes.target)} · CCM <code>${esc(model.ccmImage)}</code> · generated ${esc(model.generatedAt)}</p>
+<h2>Who ran each migrated controller</h2>
+${model.ownership ? renderTimelineSvg(model.ownership, model.steps) : '<p>No ownership timeline was recorded.</p>'}
+${controllers ? `<table><thead><tr><th>controller</th><th>overlap (s)</th><th>largest gap (s)</th></tr></thead><tbody>${controllers}</tbody></table>` : ''}
+<h2>Steps</h2>
+<table><thead><tr><th>step</th><th>state</th><th>duration</th><th>gates</th></tr></thead><tbody>
+${rows}
+</tbody></table>
+${lbs ? `<h2>LoadBalancer Services kept</h2><ul>${lbs}</ul>` : ''}
+</body></html>
+`;
+}
+
+export function esc(s: string): string {
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+}

@@ -1,0 +1,44 @@
+import type { ReportModel } from './report-model.js';
+
+export function renderReportMarkdown(model: ReportModel): string {
+  const lines: string[] = [];
+  lines.push(`# ${model.title}`, '');
+  lines.push(`- Verdict: **${model.verdict}**`);
+  lines.push(
+    `- Distribution: ${model.cluster.distro}; Kubernetes ${model.kubernetes.current} → ${model.kubernetes.target}`,
+  );
+  lines.push(`- Cloud controller manager: \`${model.ccmImage}\``);
+  lines.push(`- Generated: ${model.generatedAt}`, '');
+  lines.push('## Steps', '', '| step | state | duration | gates |', '| --- | --- | --- | --- |');
+  for (const s of model.steps) {
+    const gates = s.gates.map((g) => `${g.type}: ${g.result} (${g.seconds} s)`).join('<br>') || '—';
+    lines.push(
+      `| ${s.id} — ${escape(s.title)} | ${s.state} | ${s.durationSeconds !== undefined ? `${s.durationSeconds} s` : '—'} | ${escape(gates)} |`,
+    );
+  }
+  const failed = model.steps.filter((s) => s.failure);
+  if (failed.length > 0) {
+    lines.push('', '## Failures', '');
+    for (const s of failed) lines.push(`- **${s.id}**: ${s.failure!.reason}`, `  - fix: ${s.failure!.fix}`);
+  }
+  if (model.controllers.length > 0) {
+    lines.push(
+      '',
+      '## Controller ownership',
+      '',
+      '| controller | overlap (s) | largest gap (s) |',
+      '| --- | --- | --- |',
+    );
+    for (const c of model.controllers) lines.push(`| ${c.name} | ${c.overlapSeconds} | ${c.maxGapSeconds} |`);
+  }
+  if (model.loadBalancers.length > 0) {
+    lines.push('', '## LoadBalancer Services kept', '');
+    for (const lb of model.loadBalancers)
+      lines.push(`- ${lb.service}: ${lb.hostnames.join(', ') || '(no hostname)'}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function escape(s: string): string {
+  return s.replace(/\|/g, '\\|');
+}

@@ -1,0 +1,134 @@
+import type { Journal, StepRecord } from '../engine/journal/journal-schema.js';
+import type { OwnershipReport } from '../core/ownership/index.js';
+
+/** What a migration report shows, derived purely from the journal (and the ownership timeline when known). */
+export interface ReportModel {
+  readonly title: string;
+  readonly generatedAt: string;
+  readonly cluster: { readonly name: string; readonly distro: string };
+  readonly kubernetes: { readonly current: string; readonly target: string };
+  readonly ccmImage: string;
+  readonly verdict: 'completed' | 'failed' | 'in-progress' | 'rolled-back' | 'not-started';
+  readonly steps: readonly ReportStep[];
+  readonly loadBalancers: readonly { readonly service: string; readonly hostnames: readonly string[] }[];
+  readonly ownership?: OwnershipReport;
+  /** Per controller: the figures that prove the promise (overlap must be zero). */
+  readonly controllers: readonly {
+    readonly name: string;
+    readonly overlapSeconds: number;
+    readonly maxGapSeconds: number;
+  }[];
+}
+
+export interface ReportStep {
+  readonly id: string;
+  readonly title: string;
+  readonly state: StepRecord['state'];
+  readonly startedAt?: number;
+  readonly finishedAt?: number;
+  readonly durationSeconds?: number;
+  readonly gates: readonly ReportGate[];
+  readonly failure?: { readonly reason: string; readonly fix: string };
+}
+
+export interface ReportGate {
+  readonly type: string;
+  readonly result: 'passed' | 'failed' | 'timed-out';
+  readonly seconds: number;
+  readonly detail: string;
+}
+
+export function buildReportModel(
+  journal: Journal,
+  options: { ownership?: OwnershipReport; now: number },
+): ReportModel {
+  const titles = new Map(journal.plan.steps.map((s) => [s.id, s.title]));
+  const steps = journal.steps.map((record): ReportStep => {
+    const title = titles.get(record.id) ?? record.id;
+    if (record.state === 'pending') return { id: record.id, title, state: 'pending', gates: [] };
+    const startedAt = Date.parse(record.startedAt);
+    const finishedAt = finishTime(record);
+    const gates = 'gates' in record ? record.gates.map(toGate) : [];
+    return {
+      id: record.id,
+      title,
+      state: record.state,
+      startedAt,
+      finishedAt,
+      durationSeconds: finishedAt !== undefined ? round((finishedAt - startedAt) / 1000) : undefined,
+      gates,
+      failure: record.state === 'failed' ? { reason: record.reason, fix: record.fix } : undefined,
+    };
+  });
+  const controllers = options.ownership
+    ? Object.entries(options.ownership.controllers).map(([name, c]) => ({
+        name,
+        overlapSeconds: c.overlapSeconds,
+        maxGapSeconds: c.maxGapSeconds,
+      }))
+    : [];
+  return {
+    title: `uproot migration report: ${journal.cluster.name}`,
+    generatedAt: new Date(options.now).toISOString(),
+    cluster: journal.cluster,
+    kubernetes: journal.plan.kubernetes,
+    ccmImage: `${journal.plan.ccm.image}:${journal.plan.ccm.targetTag}`,
+    verdict: verdictOf(journal),
+    steps,
+    loadBalancers: journal.baseline.loadBalancers.map((lb) => ({
+      service: `${lb.namespace}/${lb.name}`,
+      hostnames: lb.hostnames,
+    })),
+    ownership: options.ownership,
+    controllers,
+  };
+}
+
+function verdictOf(journal: Journal): ReportModel['verdict'] {
+  const states = journal.steps.map((s) => s.state);
+  if (journal.rollback?.completedAt) return 'rolled-back';
+  if (states.includes('failed')) return 'failed';
+  if (states.every((s) => s === 'pending')) return 'not-started';
+  if (states.every((s) => s === 'verified')) return 'completed';
+  return 'in-progress';
+}
+
+function finishTime(record: Exclude<StepRecord, { state: 'pending' }>): number | undefined {
+  switch (record.state) {
+    case 'verified':
+      return Date.parse(record.verifiedAt);
+    case 'failed':
+      return Date.parse(record.failedAt);
+    case 'rolled-back':
+      return Date.parse(record.rolledBackAt);
+    case 'applied':
+    case 'verifying':
+      return Date.parse(record.appliedAt);
+    case 'applying':
+      return undefined;
+  }
+}
+
+function toGate(g: {
+  gate: { type: string };
+  startedAt: string;
+  finishedAt: string;
+  result: { type: 'passed' | 'failed' | 'timed-out' } & Record<string, unknown>;
+}): ReportGate {
+  const detail =
+    g.result.type === 'passed'
+      ? String(g.result.detail ?? '')
+      : g.result.type === 'failed'
+        ? `${String(g.result.reason)} (fix: ${String(g.result.fix)})`
+        : `${String(g.result.last)} (fix: ${String(g.result.fix)})`;
+  return {
+    type: g.gate.type,
+    result: g.result.type,
+    seconds: round((Date.parse(g.finishedAt) - Date.parse(g.startedAt)) / 1000),
+    detail,
+  };
+}
+
+function round(n: number): number {
+  return Math.round(n * 10) / 10;
+}

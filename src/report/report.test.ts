@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { buildReportModel, renderReportHtml, renderReportMarkdown } from './index.js';
+import { journalFor, plan, step } from '../engine/testing/plan-fixtures.js';
+import type { Journal } from '../engine/journal/journal-schema.js';
+import { ownershipReport, type OwnershipInterval } from '../core/ownership/index.js';
+
+const t0 = Date.UTC(2026, 0, 1, 12, 0, 0);
+const iso = (s: number): string => new Date(t0 + s * 1000).toISOString();
+
+function journal(): Journal {
+  const p = plan([
+    step('enable-leader-migration', [], [{ type: 'cluster-rolled-out', timeoutSeconds: 600 }]),
+    step('install-ccm', []),
+    step('switch-to-external', []),
+  ]);
+  const j = journalFor(p, t0);
+  return {
+    ...j,
+    baseline: {
+      recordedAt: iso(0),
+      loadBalancers: [
+        { namespace: 'shop', name: 'web', hostnames: ['a1b2-1.us-east-1.elb.amazonaws.com'], ips: [] },
+      ],
+    },
+    steps: [
+      {
+        id: 'enable-leader-migration',
+        state: 'verified',
+        startedAt: iso(0),
+        appliedAt: iso(2),
+        verifiedAt: iso(40),
+        backups: [],
+        changes: [],
+        gates: [
+          {
+            gate: { type: 'cluster-rolled-out', timeoutSeconds: 600 },
+            startedAt: iso(2),
+            finishedAt: iso(40),
+            result: { type: 'passed', after: 38000 },
+          },
+        ],
+      },
+      {
+        id: 'install-ccm',
+        state: 'failed',
+        phase: 'verify',
+        startedAt: iso(41),
+        failedAt: iso(100),
+        code: 'UP-GATE',
+        reason: 'node ip-10-0-1-5 <has> no providerID',
+        fix: 'tag the instance',
+        backups: [],
+        changes: [],
+        gates: [],
+      },
+      { id: 'switch-to-external', state: 'pending' },
+    ],
+  };
+}
+
+const interval = (component: string, identity: string, from: number, to: number): OwnershipInterval => ({
+  component,
+  identity,
+  controllerName: 'service',
+  from: t0 + from * 1000,
+  to: t0 + to * 1000,
+  open: false,
+});
+
+describe('migration report', () => {
+  const ownership = ownershipReport(
+    new Map([
+      [
+        'service',
+        [
+          interval('kube-controller-manager', 'cp-1_a', 0, 50),
+          interval('cloud-controller-manager', 'cp-1_b', 62, 120),
+        ],
+      ],
+      [
+        'route',
+        [
+          interval('kube-controller-manager', 'cp-1_a', 0, 70),
+          interval('cloud-controller-manager', 'cp-2_c', 60, 120),
+        ],
+      ],
+    ]),
+    { from: t0, to: t0 + 120_000 },
+  );
+
+  it('derives the verdict, durations, gates and failures from the journal', () => {
+    const m = buildReportModel(journal(), { ownership, now: t0 + 200_000 });
+    expect(m.verdict).toBe('failed');
+    expect(m.steps.map((s) => [s.id, s.state, s.durationSeconds])).toEqual([
+      ['enable-leader-migration', 'verified', 40],
+      ['install-ccm', 'failed', 59],
+      ['switch-to-external', 'pending', undefined],
+    ]);
+    expect(m.steps[0]!.gates).toEqual([
+      { type: 'cluster-rolled-out', result: 'passed', seconds: 38, detail: '' },
+    ]);
+    expect(m.controllers).toEqual([
+      { name: 'route', overlapSeconds: 10, maxGapSeconds: 0 },
+      { name: 'service', overlapSeconds: 0, maxGapSeconds: 12 },
+    ]);
+  });
+
+  it('renders markdown with the steps, the failure and its fix, and the figures', () => {
+    const md = renderReportMarkdown(buildReportModel(journal(), { ownership, now: t0 }));
+    expect(md).toContain('Verdict: **failed**');
+    expect(md).toContain('| install-ccm');
+    expect(md).toContain('fix: tag the instance');
+    expect(md).toContain('| route | 10 | 0 |');
+  });
+
+  it('renders a self-contained HTML page with an SVG bar per owner and a red bar per overlap, escaping text', () => {
+    const html = renderReportHtml(buildReportModel(journal(), { ownership, now: t0 }));
+    expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
+    expect(html.match(/class="owner"/g)).toHaveLength(4);
+    expect(html.match(/class="overlap"/g)).toHaveLength(1);
+    expect(html.match(/class="gap"/g)).toHaveLength(1);
+    expect(html).toContain('node ip-10-0-1-5 &lt;has&gt; no providerID');
+  });
+
+  it('says when nothing has run yet, and when no timeline was recorded', () => {
+    const j = journal();
+    const fresh = { ...j, steps: j.steps.map((s) => ({ id: s.id, state: 'pending' as const })) };
+    const m = buildReportModel(fresh, { now: t0 });
+    expect(m.verdict).toBe('not-started');
+    expect(renderReportHtml(m)).toContain('No ownership timeline was recorded.');
+  });
+});

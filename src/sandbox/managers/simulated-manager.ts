@@ -1,0 +1,314 @@
+import type { Clock, Random } from '../../clock/index.js';
+import { UprootError } from '../../errors/index.js';
+import { parseKubernetesVersion, type KubernetesVersion } from '../../core/kubernetes-version/index.js';
+import {
+  decodeLeaderMigrationConfiguration,
+  type LeaderMigrationConfiguration,
+  type LogicalController,
+  type ManagerComponent,
+} from '../../core/leader-migration/index.js';
+import type { LedgerEntry } from '../../core/ownership/index.js';
+import {
+  KubeLeaseLock,
+  managerOptionsFromFlags,
+  parseManagerFlags,
+  runControllerManager,
+  type ControllerManager,
+  type ManagerEvent,
+  type ManagerExit,
+  type ManagerFlags,
+} from '../../election/index.js';
+import { AwsApi, type AwsEndpoint } from '../cloud-controllers/aws-api.js';
+import { AwsCloud } from '../cloud-controllers/aws-cloud.js';
+import type { CloudControllerSettings, ControllerContext } from '../cloud-controllers/controller-context.js';
+import { EventRecorder } from '../cloud-controllers/event-recorder.js';
+import { KubeApi, kubeConfigFor, type KubeEndpoint } from '../cloud-controllers/kube-api.js';
+import { createSharedInformers } from '../cloud-controllers/shared-informers.js';
+import {
+  CLOUD_CONTROLLER_RUNS,
+  CONTROLLER_SERVICE_ACCOUNTS,
+  controllerDescriptors,
+} from './controller-descriptors.js';
+import { managerIdentity } from './manager-identity.js';
+import { cloudControllerSettings, cloudProviderError } from './manager-settings.js';
+
+export interface SimulatedManagerOptions {
+  readonly component: ManagerComponent;
+  /** The node it runs on: the hostname part of its identity, and how it finds its own instance. */
+  readonly nodeName: string;
+  /** The real command-line flags (`--cloud-provider=aws`, `--enable-leader-migration`, ...). */
+  readonly args: readonly string[];
+  readonly kubernetesVersion: KubernetesVersion | string;
+  /**
+   * Its own identity: KCM as user `system:kube-controller-manager`, CCM as the service account
+   * `kube-system:cloud-controller-manager`. With --use-service-account-credentials, controllers act as
+   * `kube-system:<controller>` when `tokenFor` knows a token for it, else as the manager.
+   */
+  readonly kube: KubeEndpoint & { readonly tokenFor?: (serviceAccount: string) => string | undefined };
+  /** The node's instance-role credentials (from IMDS), so the node role's IAM gaps bite as on AWS. */
+  readonly aws: AwsEndpoint;
+  readonly clock: Clock;
+  readonly random: Random;
+  /** Where controllers record started/stopped and every action. */
+  readonly ledger: { record(entry: LedgerEntry): void };
+  /** Reads --leader-migration-config (the kubeadm twin maps `/etc/leadermigration.conf` to the node's file). */
+  readonly readFile?: (path: string) => Promise<string> | string;
+  /** cloud.config KubernetesClusterID; otherwise read from the manager's instance tags. */
+  readonly clusterId?: string;
+  readonly onLog?: (line: string) => void;
+  readonly onEvent?: (event: ManagerEvent) => void;
+}
+
+/** A running (or exited) simulated controller manager, as a kubelet sees a static pod's process. */
+export interface SimulatedManager {
+  readonly component: ManagerComponent;
+  readonly nodeName: string;
+  /** `hostname_UUID`, new for every start. */
+  readonly identity: string;
+  /** Resolves with the exit code and reason: 1 for bad flags or a lost lease, 0 after stop(). */
+  readonly exited: Promise<ManagerExit>;
+  readonly running: boolean;
+  /** Kills the process (exit 0, "terminated"); leases are left to expire, as upstream never releases. */
+  stop(): Promise<ManagerExit>;
+  /** The parsed flags, once start-up got that far. */
+  readonly flags: ManagerFlags | undefined;
+  /** The last log lines (start-up errors, election errors such as a 403 on the migration lease). */
+  readonly logs: readonly string[];
+  leading(): { main: boolean; migration: boolean };
+  runningControllers(): string[];
+}
+
+const LOG_LINES = 200;
+
+/**
+ * Starts a simulated kube-controller-manager or cloud-controller-manager: parses its flags with upstream's
+ * errors (a bad one makes it exit 1 at once), reads and validates the leader-migration configuration, and
+ * runs the election/leader-migration runtime with controller descriptors whose `run` does real work over
+ * HTTP against the API server (client-node) and AWS (SDK v3). Losing a lease ends the process with exit 1;
+ * restarting it is the caller's job, as a kubelet restarts a static pod.
+ */
+export function startSimulatedManager(options: SimulatedManagerOptions): SimulatedManager {
+  const { clock, component } = options;
+  const identity = managerIdentity(options.nodeName, options.random);
+  const logs: string[] = [];
+  const log = (line: string): void => {
+    logs.push(line);
+    if (logs.length > LOG_LINES) logs.shift();
+    options.onLog?.(line);
+  };
+  let runtime: ControllerManager | undefined;
+  let flags: ManagerFlags | undefined;
+  let exit: ManagerExit | undefined;
+  let stopRequested = false;
+  const cleanups: (() => void)[] = [];
+
+  const exited = (async (): Promise<ManagerExit> => {
+    const started = await startUp();
+    if ('code' in started) return started;
+    runtime = started;
+    if (stopRequested) void runtime.stop();
+    return runtime.done;
+  })()
+    .catch((error: unknown): ManagerExit => ({ code: 1, reason: messageOf(error) }))
+    .then((result) => {
+      exit = result;
+      for (const c of cleanups.splice(0)) c();
+      log(`exited with code ${result.code}: ${result.reason}`);
+      return result;
+    });
+
+  async function startUp(): Promise<ControllerManager | ManagerExit> {
+    const fail = (reason: string): ManagerExit => {
+      log(reason);
+      return { code: 1, reason };
+    };
+    let version: KubernetesVersion;
+    try {
+      version =
+        typeof options.kubernetesVersion === 'string'
+          ? parseKubernetesVersion(options.kubernetesVersion, 'kubernetesVersion')
+          : options.kubernetesVersion;
+    } catch (error) {
+      return fail(messageOf(error));
+    }
+    const parsed = parseManagerFlags(options.args, { component, kubernetesVersion: version });
+    for (const w of parsed.warnings) log(`warning: ${w}`);
+    if (!parsed.ok) return fail(parsed.errors.join('; '));
+    flags = parsed.flags;
+    const providerError = cloudProviderError(flags);
+    if (providerError) return fail(providerError);
+    const settings = cloudControllerSettings(flags);
+    if ('error' in settings) return fail(settings.error);
+
+    let migrationConfig: LeaderMigrationConfiguration | undefined;
+    if (flags.enableLeaderMigration && flags.leaderMigrationConfig !== '') {
+      const path = flags.leaderMigrationConfig;
+      let text: string;
+      try {
+        text = await (options.readFile ?? defaultReadFile)(path);
+      } catch (error) {
+        return fail(
+          `unable to read leader migration configuration from ${JSON.stringify(path)}: ${messageOf(error)}`,
+        );
+      }
+      try {
+        const decoded = decodeLeaderMigrationConfiguration(text, { file: path, kubernetesVersion: version });
+        const strict = decoded.issues.filter((i) => i.severity === 'error');
+        if (strict.length > 0) {
+          return fail(
+            `failed to parse leader migration configuration: [${strict.map((i) => i.message).join(' ')}]`,
+          );
+        }
+        migrationConfig = decoded.config;
+      } catch (error) {
+        return fail(`failed to parse leader migration configuration: ${messageOf(error)}`);
+      }
+    }
+    if (stopRequested) return { code: 0, reason: 'terminated' };
+    try {
+      return startRuntime(flags, version, settings.settings, migrationConfig);
+    } catch (error) {
+      // An invalid configuration or timings: the process does not start.
+      return fail(messageOf(error));
+    }
+  }
+
+  function startRuntime(
+    f: ManagerFlags,
+    version: KubernetesVersion,
+    settings: CloudControllerSettings,
+    migrationConfig: LeaderMigrationConfiguration | undefined,
+  ): ControllerManager {
+    const kubeConfig = kubeConfigFor(options.kube);
+    const kube = new KubeApi(options.kube, clock);
+    const awsApi = new AwsApi(options.aws, clock);
+    cleanups.push(() => awsApi.destroy());
+    const cloud = new AwsCloud(awsApi, {
+      selfNodeName: options.nodeName,
+      ...(options.aws.instanceId ? { selfInstanceId: options.aws.instanceId } : {}),
+      ...(options.clusterId ? { clusterId: options.clusterId } : {}),
+    });
+    const informers = createSharedInformers({ kube, kubeConfig, clock, onError: log });
+    cleanups.push(() => informers.stop());
+    const record = (controller: string, action: string): void =>
+      options.ledger.record({ controller, component, identity, time: clock.now(), action });
+
+    const kubeFor = (logical: LogicalController): KubeApi => {
+      if (!f.useServiceAccountCredentials) return kube;
+      const token = options.kube.tokenFor?.(CONTROLLER_SERVICE_ACCOUNTS[logical]);
+      return token ? new KubeApi({ ...options.kube, token }, clock) : kube;
+    };
+    const contextFor = (name: string, logical: LogicalController): ControllerContext => {
+      const controllerKube = kubeFor(logical);
+      return {
+        controller: name,
+        component,
+        identity,
+        clock,
+        kube: controllerKube,
+        cloud,
+        informers,
+        settings,
+        events: new EventRecorder(
+          controllerKube,
+          clock,
+          EVENT_SOURCES[logical],
+          options.nodeName,
+          (e) =>
+            record(name, `kube:event ${e.type} ${e.reason} ${e.target.kind.toLowerCase()}/${e.target.name}`),
+          log,
+        ),
+        record: (action) => record(name, action),
+        log: (line) => log(`${name}: ${line}`),
+      };
+    };
+
+    const descriptors = controllerDescriptors({
+      component,
+      version,
+      settings,
+      run: (name, logical, signal) => CLOUD_CONTROLLER_RUNS[logical](contextFor(name, logical), signal),
+    });
+    if (!(settings.allocateNodeCidrs && settings.configureCloudRoutes)) {
+      log(
+        `Will not configure cloud provider routes for allocate-node-cidrs: ${settings.allocateNodeCidrs}, configure-cloud-routes: ${settings.configureCloudRoutes}.`,
+      );
+    }
+    const manager = runControllerManager({
+      ...managerOptionsFromFlags(f, migrationConfig),
+      identity,
+      leaseLockFactory: (name) =>
+        new KubeLeaseLock({
+          kubeConfig,
+          namespace: f.resourceNamespace,
+          name,
+          identity,
+          clock,
+          renewDeadlineMs: f.timings.renewDeadlineMs,
+        }),
+      controllers: descriptors,
+      clock,
+      random: options.random,
+      logger: (level, message, fields) => log(electionLogLine(level, message, fields)),
+      onEvent: (event) => {
+        if (event.type === 'controller-started') record(event.controller, 'started');
+        if (event.type === 'controller-stopped') {
+          record(event.controller, 'stopped');
+          if (event.error) log(`${event.controller} stopped with an error: ${event.error}`);
+        }
+        options.onEvent?.(event);
+      },
+      onExit: (code, reason) => log(code === 0 ? reason : `${reason}; exiting`),
+    });
+    for (const name of manager.plan.skipped) log(`Skipping a cloud provider controller controller=${name}`);
+    for (const name of manager.plan.disabled) log(`Warning: controller is disabled controller=${name}`);
+    return manager;
+  }
+
+  return {
+    component,
+    nodeName: options.nodeName,
+    identity,
+    exited,
+    get running() {
+      return exit === undefined;
+    },
+    stop: () => {
+      stopRequested = true;
+      if (runtime) void runtime.stop();
+      return exited;
+    },
+    get flags() {
+      return flags;
+    },
+    logs,
+    leading: () => runtime?.leading() ?? { main: false, migration: false },
+    runningControllers: () => runtime?.running() ?? [],
+  };
+}
+
+/** The event source each controller's recorder reports (as upstream names them). */
+const EVENT_SOURCES: Readonly<Record<LogicalController, string>> = {
+  'cloud-node': 'cloud-node-controller',
+  'cloud-node-lifecycle': 'cloud-node-lifecycle-controller',
+  service: 'service-controller',
+  route: 'route_controller',
+  nodeipam: 'cidrAllocator',
+};
+
+async function defaultReadFile(path: string): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  return readFile(path, 'utf8');
+}
+
+function messageOf(error: unknown): string {
+  if (UprootError.is(error)) return error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** As client-go logs it: `error retrieving resource lock kube-system/<name>: <error>`. */
+function electionLogLine(level: string, message: string, fields: Record<string, unknown>): string {
+  const lease = typeof fields.lease === 'string' ? fields.lease : '';
+  const error = fields.error === undefined ? '' : `: ${String(fields.error)}`;
+  return `${level}: ${message}${lease ? ` ${lease}` : ''}${error}`;
+}
