@@ -1,0 +1,264 @@
+/**
+ * Reads everything preflight judges from the Kubernetes API, read-only: lists paged by 500 (listAll), no
+ * per-node requests, and the only POSTs are SubjectAccessReviews (reviews, not writes). A resource the
+ * identity may not read becomes `unavailable` with the reason, so the checks that need it skip; only a
+ * cluster that cannot be reached at all (or rejects the credentials) is an error.
+ */
+import {
+  AppsV1Api,
+  AuthorizationV1Api,
+  CoordinationV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  RbacAuthorizationV1Api,
+  StorageV1Api,
+  VersionApi,
+  type KubeConfig,
+  type V1Pod,
+} from '@kubernetes/client-node';
+import type { Clock } from '../../clock/index.js';
+import {
+  CCM_IDENTITY,
+  CCM_NAMESPACE,
+  isCcmDaemonSet,
+  migrationLeaseReviewRequests,
+  type AccessReview,
+  type ClusterDefinition,
+  type DaemonSetFacts,
+  type Identity,
+  type KubeSnapshot,
+  type Readable,
+  type ResourceAttributes,
+} from '../../core/checks/index.js';
+import { listAll, type ListPage } from './list-all.js';
+import type { CallCounter } from './request-counter.js';
+import { fatalError, isFatal, skipReason } from './kube-read-error.js';
+import {
+  ImageTally,
+  componentPod,
+  daemonSetFacts,
+  ebsVolume,
+  helmChartFacts,
+  leaseFacts,
+  loadBalancerService,
+  nodeFacts,
+  roleBindingFacts,
+  roleFacts,
+  storageClassFacts,
+} from './kube-facts.js';
+
+export interface ClusterSnapshotOptions {
+  readonly counter?: CallCounter;
+  /** Stamps `readAt` (lease freshness is judged against it). */
+  readonly clock?: Pick<Clock, 'now'>;
+  /** Page size for lists (default 500, as kubectl). */
+  readonly pageSize?: number;
+  /** Called as each part is read, for a progress display. */
+  readonly onProgress?: (step: string) => void;
+  /** The distribution's definition, already read (--cluster-file or Rancher). */
+  readonly clusterDefinition?: Readable<ClusterDefinition>;
+}
+
+const KUBE_SYSTEM = 'kube-system';
+const COMPONENTS = 'component in (kube-controller-manager,kube-apiserver,cloud-controller-manager)';
+
+export async function readClusterSnapshot(
+  kc: KubeConfig,
+  options: ClusterSnapshotOptions = {},
+): Promise<KubeSnapshot> {
+  const counter = options.counter ?? { count: () => undefined };
+  const pageSize = options.pageSize ?? 500;
+  const progress = options.onProgress ?? (() => undefined);
+  const core = kc.makeApiClient(CoreV1Api);
+  const apps = kc.makeApiClient(AppsV1Api);
+  const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
+  const storage = kc.makeApiClient(StorageV1Api);
+  const coordination = kc.makeApiClient(CoordinationV1Api);
+  const custom = kc.makeApiClient(CustomObjectsApi);
+  const authz = kc.makeApiClient(AuthorizationV1Api);
+
+  /** Lists every page of a collection, counting each request, mapping items as they arrive. */
+  const list = async <T, R>(
+    call: string,
+    fetch: (args: { limit: number; _continue?: string }) => Promise<ListPage<T>>,
+    map: (item: T) => R | undefined,
+  ): Promise<Readable<R[]>> => {
+    try {
+      const { items } = await listAll((args) => {
+        counter.count(call);
+        return fetch(args);
+      }, pageSize);
+      return { state: 'ok', value: items.map(map).filter((x): x is R => x !== undefined) };
+    } catch (error) {
+      const [verb, ...rest] = call.split(' ');
+      return { state: 'unavailable', reason: skipReason(error, verb ?? 'list', rest.join(' ')) };
+    }
+  };
+
+  // The one request whose failure ends the run: nothing else is worth trying if this cannot be reached.
+  progress('server version');
+  let gitVersion: string;
+  try {
+    counter.count('get version');
+    gitVersion = (await kc.makeApiClient(VersionApi).getCode()).gitVersion;
+  } catch (error) {
+    if (isFatal(error)) throw fatalError(error, 'reading the cluster version');
+    gitVersion = '';
+  }
+  const readAt = new Date(options.clock?.now() ?? Date.now()).toISOString();
+
+  progress('nodes, pods, leases, RBAC, workloads, storage');
+  const [
+    nodes,
+    componentPods,
+    leases,
+    roles,
+    roleBindings,
+    daemonSets,
+    helmCharts,
+    services,
+    pvs,
+    storageClasses,
+    csiDrivers,
+    images,
+    reviews,
+  ] = await Promise.all([
+    list('list nodes', (a) => core.listNode(a), nodeFacts),
+    list(
+      'list pods (kube-system components)',
+      (a) => core.listNamespacedPod({ namespace: KUBE_SYSTEM, labelSelector: COMPONENTS, ...a }),
+      componentPod,
+    ),
+    list(
+      'list leases',
+      (a) => coordination.listNamespacedLease({ namespace: KUBE_SYSTEM, ...a }),
+      leaseFacts,
+    ),
+    list('list roles', (a) => rbac.listNamespacedRole({ namespace: KUBE_SYSTEM, ...a }), roleFacts),
+    list(
+      'list rolebindings',
+      (a) => rbac.listNamespacedRoleBinding({ namespace: KUBE_SYSTEM, ...a }),
+      roleBindingFacts,
+    ),
+    list('list daemonsets', (a) => apps.listDaemonSetForAllNamespaces(a), daemonSetFacts),
+    readHelmCharts(),
+    list('list services', (a) => core.listServiceForAllNamespaces(a), loadBalancerService),
+    list('list persistentvolumes', (a) => core.listPersistentVolume(a), ebsVolume),
+    list('list storageclasses', (a) => storage.listStorageClass(a), storageClassFacts),
+    list(
+      'list csidrivers',
+      (a) => storage.listCSIDriver(a),
+      (d) => d.metadata?.name,
+    ),
+    readImages(),
+    review(migrationLeaseReviewRequests()),
+  ]);
+
+  const leaseRbac: KubeSnapshot['leaseRbac'] =
+    reviews.state === 'ok'
+      ? { state: 'ok', value: { reviews: reviews.value, roles, roleBindings } }
+      : reviews;
+  progress('CCM access');
+  const ccmAccess = await readCcmAccess(daemonSets);
+  return {
+    readAt,
+    server: gitVersion
+      ? { state: 'ok', value: { gitVersion } }
+      : { state: 'unavailable', reason: 'the API server did not report its version' },
+    nodes,
+    componentPods,
+    leases,
+    leaseRbac,
+    daemonSets,
+    helmCharts,
+    ccmAccess,
+    loadBalancerServices: services,
+    persistentVolumes: pvs,
+    storageClasses,
+    csiDrivers,
+    images,
+    ...(options.clusterDefinition ? { clusterDefinition: options.clusterDefinition } : {}),
+  };
+
+  async function readHelmCharts(): Promise<KubeSnapshot['helmCharts']> {
+    const charts = await list(
+      'list helmcharts',
+      (a) =>
+        custom.listNamespacedCustomObject({
+          group: 'helm.cattle.io',
+          version: 'v1',
+          namespace: KUBE_SYSTEM,
+          plural: 'helmcharts',
+          ...a,
+        }) as Promise<ListPage<unknown>>,
+      helmChartFacts,
+    );
+    // No HelmChart CRD (not RKE2/K3s): there are simply no HelmCharts.
+    return charts.state === 'unavailable' && charts.reason.startsWith('not found')
+      ? { state: 'ok', value: [] }
+      : charts;
+  }
+
+  async function readImages(): Promise<KubeSnapshot['images']> {
+    const tally = new ImageTally();
+    let cont: string | undefined;
+    try {
+      do {
+        counter.count('list pods');
+        const page = await core.listPodForAllNamespaces({
+          limit: pageSize,
+          fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed',
+          ...(cont ? { _continue: cont } : {}),
+        });
+        for (const p of page.items as V1Pod[]) tally.add(p);
+        cont = page.metadata?._continue || undefined;
+      } while (cont);
+      return { state: 'ok', value: tally.result() };
+    } catch (error) {
+      return { state: 'unavailable', reason: skipReason(error, 'list', 'pods') };
+    }
+  }
+
+  async function review(
+    requests: readonly { identity: Identity; attributes: ResourceAttributes }[],
+  ): Promise<Readable<AccessReview[]>> {
+    try {
+      const out = await Promise.all(
+        requests.map(async ({ identity, attributes }): Promise<AccessReview> => {
+          counter.count('create subjectaccessreviews');
+          const answer = await authz.createSubjectAccessReview({
+            body: {
+              apiVersion: 'authorization.k8s.io/v1',
+              kind: 'SubjectAccessReview',
+              spec: {
+                user: identity.user,
+                groups: [...identity.groups],
+                resourceAttributes: { ...attributes },
+              },
+            },
+          });
+          const reason = answer.status?.reason;
+          return {
+            identity,
+            attributes,
+            allowed: answer.status?.allowed === true,
+            ...(reason ? { reason } : {}),
+          };
+        }),
+      );
+      return { state: 'ok', value: out };
+    } catch (error) {
+      return { state: 'unavailable', reason: skipReason(error, 'create', 'subjectaccessreviews') };
+    }
+  }
+
+  async function readCcmAccess(ds: Readable<DaemonSetFacts[]>): Promise<KubeSnapshot['ccmAccess']> {
+    if (ds.state !== 'ok' || !ds.value.some(isCcmDaemonSet)) return { state: 'ok', value: [] };
+    return review([
+      {
+        identity: CCM_IDENTITY,
+        attributes: { namespace: CCM_NAMESPACE, verb: 'get', group: '', resource: 'serviceaccounts' },
+      },
+    ]);
+  }
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { okValue, resultOf, snapshotWith, type MutableSnapshot } from './fixtures/mutable.js';
+
+const inTreePv = (m: MutableSnapshot) =>
+  okValue(m.kube.persistentVolumes).push({
+    name: 'data-0',
+    plugin: 'in-tree',
+    volumeID: 'vol-0123456789abcdef0',
+  });
+
+describe('ebs-storage', () => {
+  it('passes without in-tree EBS volumes or classes', () => {
+    expect(
+      resultOf(
+        snapshotWith(() => undefined),
+        'ebs-storage',
+      ).status,
+    ).toBe('pass');
+  });
+
+  it('fails in-tree volumes and classes without the EBS CSI driver', () => {
+    const s = snapshotWith((m) => {
+      inTreePv(m);
+      okValue(m.kube.storageClasses).push({
+        name: 'gp2',
+        provisioner: 'kubernetes.io/aws-ebs',
+        isDefault: true,
+      });
+    });
+    const r = resultOf(s, 'ebs-storage');
+    expect(r).toMatchObject({
+      status: 'fail',
+      message: expect.stringContaining('1 PersistentVolume and 1 StorageClass use the in-tree EBS plugin'),
+      resources: [
+        { kind: 'PersistentVolume', name: 'data-0' },
+        { kind: 'StorageClass', name: 'gp2' },
+      ],
+    });
+    expect(r.status === 'fail' && r.fixes.map((f) => f.type)).toEqual(['commands', 'manual']);
+  });
+
+  it('passes when the CSI driver is installed (CSIDriver object or its node DaemonSet)', () => {
+    const byObject = snapshotWith((m) => {
+      inTreePv(m);
+      okValue(m.kube.csiDrivers).push('ebs.csi.aws.com');
+    });
+    expect(resultOf(byObject, 'ebs-storage').status).toBe('pass');
+    const byDaemonSet = snapshotWith((m) => {
+      inTreePv(m);
+      okValue(m.kube.daemonSets).push({
+        namespace: 'kube-system',
+        name: 'ebs-csi-node',
+        labels: {},
+        containers: [],
+        nodeSelector: {},
+        tolerations: [],
+        hostNetwork: false,
+      });
+    });
+    expect(resultOf(byDaemonSet, 'ebs-storage').status).toBe('pass');
+  });
+
+  it('warns CSIMigrationAWS=false on the kube-controller-manager', () => {
+    const s = snapshotWith((m) => {
+      inTreePv(m);
+      okValue(m.kube.csiDrivers).push('ebs.csi.aws.com');
+      okValue(m.kube.componentPods)[0]!.args.push('--feature-gates=CSIMigrationAWS=false');
+    });
+    expect(resultOf(s, 'ebs-storage')).toMatchObject({
+      status: 'warn',
+      message: expect.stringContaining('CSIMigrationAWS=false'),
+    });
+  });
+
+  it('skips when StorageClasses are forbidden', () => {
+    const s = snapshotWith(
+      (m) =>
+        (m.kube.storageClasses = { state: 'unavailable', reason: 'forbidden: cannot list storageclasses' }),
+    );
+    expect(resultOf(s, 'ebs-storage')).toMatchObject({
+      status: 'skip',
+      reason: 'forbidden: cannot list storageclasses',
+    });
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * ebs-storage: volumes on the in-tree EBS plugin (PersistentVolumes with spec.awsElasticBlockStore,
+ * StorageClasses with provisioner kubernetes.io/aws-ebs) are served through CSI migration (on by default
+ * since 1.23, GA 1.25) and only work with the EBS CSI driver installed; the in-tree plugin is removed in
+ * 1.27, and in-tree volumes with an external CCM do not work at all (CAPA docs). Rancher's advice to run
+ * CSIMigrationAWS=false keeps volumes on the in-tree plugin, which the external provider cannot serve.
+ */
+import { fail, pass, skip, warn, type CheckResult, type Fix, type ResourceRef } from './check-result.js';
+import { plural, type CheckContext } from './check-context.js';
+import { keyValueList } from './facts/component-flags.js';
+
+const ID = 'ebs-storage';
+export const EBS_CSI_DRIVER = 'ebs.csi.aws.com';
+const IN_TREE_PROVISIONER = 'kubernetes.io/aws-ebs';
+
+export function checkEbsStorage(ctx: CheckContext): CheckResult {
+  const { persistentVolumes: pvs, storageClasses: scs, csiDrivers, daemonSets } = ctx.snapshot.kube;
+  if (pvs.state === 'unavailable') return skip(ID, pvs.reason);
+  if (scs.state === 'unavailable') return skip(ID, scs.reason);
+  const inTreePvs = pvs.value.filter((p) => p.plugin === 'in-tree');
+  const inTreeScs = scs.value.filter((s) => s.provisioner === IN_TREE_PROVISIONER);
+  if (inTreePvs.length === 0 && inTreeScs.length === 0) {
+    return pass(ID, 'no PersistentVolume or StorageClass uses the in-tree EBS plugin');
+  }
+  const resources: ResourceRef[] = [
+    ...inTreePvs.map((p) => ({ kind: 'PersistentVolume', name: p.name })),
+    ...inTreeScs.map((s) => ({ kind: 'StorageClass', name: s.name })),
+  ];
+  const details = [
+    ...inTreePvs.map((p) => `PersistentVolume ${p.name}: awsElasticBlockStore ${p.volumeID ?? ''}`.trim()),
+    ...inTreeScs.map(
+      (s) => `StorageClass ${s.name}${s.isDefault ? ' (default)' : ''}: provisioner ${IN_TREE_PROVISIONER}`,
+    ),
+  ];
+  const usage = [
+    inTreePvs.length > 0 ? plural(inTreePvs.length, 'PersistentVolume') : undefined,
+    inTreeScs.length > 0 ? plural(inTreeScs.length, 'StorageClass', 'StorageClasses') : undefined,
+  ]
+    .filter(Boolean)
+    .join(' and ');
+  const driverKnown = csiDrivers.state === 'ok' || daemonSets.state === 'ok';
+  const hasDriver =
+    (csiDrivers.state === 'ok' && csiDrivers.value.includes(EBS_CSI_DRIVER)) ||
+    (daemonSets.state === 'ok' &&
+      daemonSets.value.some(
+        (d) => d.name === 'ebs-csi-node' || d.containers.some((c) => c.image.includes('aws-ebs-csi-driver')),
+      ));
+  if (!driverKnown) {
+    return skip(
+      ID,
+      `${usage} use the in-tree EBS plugin, and the CSI driver could not be looked up: ${csiDrivers.state === 'unavailable' ? csiDrivers.reason : ''}`,
+    );
+  }
+  const migrationOff = csiMigrationDisabled(ctx);
+  if (!hasDriver) {
+    return fail(
+      ID,
+      `${usage} use the in-tree EBS plugin and the EBS CSI driver (${EBS_CSI_DRIVER}) is not installed: volumes stop attaching once the in-tree provider is gone`,
+      installFixes(inTreeScs.map((s) => s.name)),
+      { resources, details },
+    );
+  }
+  if (migrationOff.length > 0) {
+    return warn(
+      ID,
+      `the EBS CSI driver is installed but CSIMigrationAWS=false keeps ${usage} on the in-tree plugin`,
+      [
+        {
+          type: 'manual',
+          description:
+            'remove CSIMigrationAWS=false from --feature-gates on the kubelets, KCM, API server and scheduler before switching to the external provider',
+          steps: migrationOff,
+        },
+      ],
+      { resources, details: [...details, ...migrationOff] },
+    );
+  }
+  return pass(
+    ID,
+    `${usage} use the in-tree EBS plugin; CSI migration serves them through the installed EBS CSI driver`,
+    { resources, details },
+  );
+}
+
+function csiMigrationDisabled(ctx: CheckContext): string[] {
+  const out: string[] = [];
+  if (ctx.profile.kcm.state === 'ok') {
+    for (const v of ctx.profile.kcm.value) {
+      if (keyValueList(v.flags.get('feature-gates')).get('CSIMigrationAWS') === 'false')
+        out.push(`${v.source}: --feature-gates CSIMigrationAWS=false`);
+    }
+  }
+  return out;
+}
+
+function installFixes(storageClasses: readonly string[]): Fix[] {
+  return [
+    {
+      type: 'commands',
+      description:
+        'install the EBS CSI driver (the node roles, or a dedicated role, need the EBS CSI IAM policy)',
+      commands: [
+        'helm repo add aws-ebs-csi-driver https://kubernetes-sigs.github.io/aws-ebs-csi-driver',
+        'helm upgrade --install aws-ebs-csi-driver aws-ebs-csi-driver/aws-ebs-csi-driver -n kube-system',
+        `kubectl get csidriver ${EBS_CSI_DRIVER}`,
+      ],
+    },
+    ...(storageClasses.length > 0
+      ? [
+          {
+            type: 'manual' as const,
+            description: `create StorageClasses with provisioner ${EBS_CSI_DRIVER} for new volumes (existing in-tree PVs keep working through CSI migration)`,
+            steps: storageClasses.map(
+              (s) => `replace StorageClass ${s} with one using provisioner ${EBS_CSI_DRIVER}`,
+            ),
+          },
+        ]
+      : []),
+  ];
+}

@@ -1,0 +1,191 @@
+/**
+ * The preflight library entry: read (Kubernetes, the distribution's definition, AWS) → evaluate IAM →
+ * check (pure) → report. Read-only throughout: the only non-GET requests are SubjectAccessReviews.
+ */
+import { isAbsolute, resolve } from 'node:path';
+import { RealClock, type Clock } from '../clock/index.js';
+import { InputError } from '../errors/index.js';
+import { parseKubernetesVersion } from '../core/kubernetes-version/index.js';
+import {
+  PREFLIGHT_SCHEMA_VERSION,
+  buildContext,
+  isCcmLoadBalancer,
+  outcomeOf,
+  runChecksIn,
+  summarize,
+  withIamEvaluation,
+  type AwsFacts,
+  type ClusterDefinition,
+  type PreflightReport,
+  type PreflightSnapshot,
+  type Readable,
+} from '../core/checks/index.js';
+import { describeTarget, loadKubeConfig } from '../adapters/kube/index.js';
+import { readClusterSnapshot } from '../adapters/kube/cluster-snapshot.js';
+import { readClusterDefinitionFile, readRancherCluster } from '../adapters/kube/cluster-definition-source.js';
+import { RequestCounter } from '../adapters/kube/request-counter.js';
+import { createAwsClients, readAwsSnapshot, resolveRegion } from '../adapters/aws/index.js';
+
+export interface PreflightOptions {
+  readonly kubeconfig?: string;
+  readonly context?: string;
+  /** Rancher's management cluster context; with `cluster`, reads the provisioning Cluster. */
+  readonly rancherContext?: string;
+  /** `NAME` or `NAMESPACE/NAME` of the provisioning.cattle.io Cluster (namespace fleet-default by default). */
+  readonly cluster?: string;
+  /** An RKE2 Cluster YAML, RKE cluster.yml or kubeadm kube-controller-manager manifest. */
+  readonly clusterFile?: string;
+  readonly region?: string;
+  readonly targetVersion?: string;
+  /** The cluster id for tag fixes when the instances carry none. */
+  readonly clusterId?: string;
+  /** Where AWS keys, profile, region and endpoints come from (default process.env). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Relative --cluster-file paths resolve against it (default process.cwd()). */
+  readonly cwd?: string;
+  readonly clock?: Clock;
+  readonly onProgress?: (step: string) => void;
+  /** Kubernetes list page size (default 500). */
+  readonly pageSize?: number;
+  /** AWS retries: attempts including the first (default 3) and the delay before each retry (default the SDK's). */
+  readonly aws?: { readonly maxAttempts?: number; readonly retryDelayMs?: (retry: number) => number };
+}
+
+export interface PreflightRun {
+  readonly report: PreflightReport;
+  readonly snapshot: PreflightSnapshot;
+}
+
+/** Runs preflight and returns the report (and the snapshot it judged). Throws only when it cannot run at all. */
+export async function preflight(options: PreflightOptions = {}): Promise<PreflightRun> {
+  validateFlags(options);
+  const clock = options.clock ?? new RealClock();
+  const started = clock.now();
+  const env = options.env ?? process.env;
+  const progress = options.onProgress ?? (() => undefined);
+  const kubeCounter = new RequestCounter();
+  const awsCounter = new RequestCounter();
+
+  const kc = loadKubeConfig({ kubeconfig: options.kubeconfig, context: options.context }, env);
+  const definition = await readDefinition(options, env, kubeCounter, progress);
+  const kube = await readClusterSnapshot(kc, {
+    counter: kubeCounter,
+    clock,
+    pageSize: options.pageSize,
+    onProgress: progress,
+    ...(definition ? { clusterDefinition: definition } : {}),
+  });
+  const nodes = kube.nodes.state === 'ok' ? kube.nodes.value : [];
+  const region = resolveRegion(options.region, env, nodes);
+  let aws: Readable<AwsFacts>;
+  if (!region) {
+    aws = {
+      state: 'unavailable',
+      reason: 'no AWS region: pass --region or set AWS_REGION (the nodes carry no region label)',
+    };
+  } else {
+    const clients = createAwsClients({
+      region: region.region,
+      env,
+      counter: awsCounter,
+      ...(options.aws?.maxAttempts ? { maxAttempts: options.aws.maxAttempts } : {}),
+      ...(options.aws?.retryDelayMs ? { retryDelayMs: options.aws.retryDelayMs } : {}),
+    });
+    try {
+      const lbServices =
+        kube.loadBalancerServices.state === 'ok' && kube.loadBalancerServices.value.some(isCcmLoadBalancer);
+      aws = await readAwsSnapshot(clients, nodes, { loadBalancers: lbServices, onProgress: progress });
+    } finally {
+      clients.destroy();
+    }
+  }
+  progress('evaluating IAM policies');
+  const snapshot = await withIamEvaluation({ kube, aws });
+  progress('checking');
+  const checkOptions = {
+    ...(options.targetVersion ? { targetVersion: options.targetVersion } : {}),
+    ...(options.clusterId ? { clusterId: options.clusterId } : {}),
+  };
+  const ctx = buildContext(snapshot, checkOptions);
+  const checks = runChecksIn(ctx);
+  const profile = ctx.profile;
+  const target = describeTarget(kc);
+  const report: PreflightReport = {
+    schemaVersion: PREFLIGHT_SCHEMA_VERSION,
+    target: {
+      context: target.context,
+      server: target.server,
+      distro: profile.distro,
+      ...(profile.version ? { kubernetesVersion: profile.version.raw } : {}),
+      ...(options.targetVersion ? { targetVersion: options.targetVersion } : {}),
+      ...(region ? { region: region.region } : {}),
+      nodes: nodes.length,
+      ...(profile.definition ? { clusterDefinition: profile.definition.source } : {}),
+    },
+    outcome: outcomeOf(checks),
+    summary: summarize(checks),
+    checks,
+    stats: {
+      durationMs: Math.max(0, clock.now() - started),
+      kubernetes: kubeCounter.snapshot(),
+      aws: awsCounter.snapshot(),
+    },
+  };
+  return { report, snapshot };
+}
+
+function validateFlags(options: PreflightOptions): void {
+  if (options.rancherContext && !options.cluster) {
+    throw new InputError('UP-PREFLIGHT-FLAGS', '--rancher-context needs --cluster NAME', {
+      location: { field: '--cluster' },
+      hint: 'pass --cluster with the provisioning.cattle.io Cluster to read, e.g. --cluster fleet-default/prod',
+    });
+  }
+  if (options.cluster && !options.rancherContext) {
+    throw new InputError(
+      'UP-PREFLIGHT-FLAGS',
+      '--cluster needs --rancher-context (the Rancher management cluster)',
+      {
+        location: { field: '--rancher-context' },
+        hint: "pass --rancher-context with the kubeconfig context of Rancher's local cluster",
+      },
+    );
+  }
+  if (options.clusterFile && options.rancherContext) {
+    throw new InputError('UP-PREFLIGHT-FLAGS', '--cluster-file and --rancher-context are alternatives', {
+      location: { field: '--cluster-file', value: options.clusterFile },
+      hint: 'pass one source of the cluster definition',
+    });
+  }
+  if (options.targetVersion) parseKubernetesVersion(options.targetVersion, '--target-version');
+  if (options.region !== undefined && !/^[a-z]{2}(-[a-z]+)+-\d$/.test(options.region)) {
+    throw new InputError('UP-PREFLIGHT-REGION', `"${options.region}" is not an AWS region`, {
+      location: { field: '--region', value: options.region },
+      hint: 'write it as us-east-1, eu-west-2, ...',
+    });
+  }
+}
+
+async function readDefinition(
+  options: PreflightOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  counter: RequestCounter,
+  progress: (step: string) => void,
+): Promise<Readable<ClusterDefinition> | undefined> {
+  if (options.clusterFile) {
+    progress('cluster definition file');
+    const path = isAbsolute(options.clusterFile)
+      ? options.clusterFile
+      : resolve(options.cwd ?? process.cwd(), options.clusterFile);
+    return { state: 'ok', value: readClusterDefinitionFile(path) };
+  }
+  if (options.rancherContext && options.cluster) {
+    progress('Rancher cluster');
+    const management = loadKubeConfig(
+      { kubeconfig: options.kubeconfig, context: options.rancherContext },
+      env,
+    );
+    return readRancherCluster(management, options.cluster, counter);
+  }
+  return undefined;
+}
