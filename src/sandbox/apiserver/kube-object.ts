@@ -1,0 +1,84 @@
+/**
+ * The shape the emulator stores: plain JSON objects, deep-frozen once written so reads can share them
+ * without copying (callers that want to edit one take a `structuredClone`).
+ */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = Record<string, unknown>;
+
+export interface KubeObjectMeta {
+  readonly name?: string;
+  readonly generateName?: string;
+  readonly namespace?: string;
+  readonly uid?: string;
+  readonly resourceVersion?: string;
+  readonly generation?: number;
+  readonly creationTimestamp?: string;
+  readonly deletionTimestamp?: string;
+  readonly deletionGracePeriodSeconds?: number;
+  readonly labels?: Readonly<Record<string, string>>;
+  readonly annotations?: Readonly<Record<string, string>>;
+  readonly finalizers?: readonly string[];
+  readonly ownerReferences?: readonly unknown[];
+  readonly [key: string]: unknown;
+}
+
+export interface KubeObject {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly metadata?: KubeObjectMeta;
+  readonly [key: string]: unknown;
+}
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function metaOf(obj: KubeObject): KubeObjectMeta {
+  return obj.metadata ?? {};
+}
+
+/** Freezes in place, recursively; returns the same value typed as read-only. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value as object)) deepFreeze(child);
+  }
+  return value;
+}
+
+/** A mutable deep copy of a (possibly frozen) JSON value. */
+export function thaw<T>(value: T): T {
+  return structuredClone(value) as T;
+}
+
+const jsonCache = new WeakMap<object, string>();
+
+/** JSON of a frozen stored object, computed once: lists and watch fan-out reuse it. */
+export function toJson(obj: KubeObject): string {
+  let json = jsonCache.get(obj);
+  if (json === undefined) {
+    json = JSON.stringify(obj);
+    if (Object.isFrozen(obj)) jsonCache.set(obj, json);
+  }
+  return json;
+}
+
+/** Structural equality of JSON values (key order ignored). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((item, i) => jsonEqual(item, b[i]));
+  }
+  if (Array.isArray(b)) return false;
+  const ak = Object.keys(a as object).filter((k) => (a as JsonObject)[k] !== undefined);
+  const bk = Object.keys(b as object).filter((k) => (b as JsonObject)[k] !== undefined);
+  if (ak.length !== bk.length) return false;
+  return ak.every((k) => jsonEqual((a as JsonObject)[k], (b as JsonObject)[k]));
+}
+
+/** RFC 3339 at second precision, as Kubernetes writes metav1.Time. */
+export function kubeTimestamp(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}

@@ -1,0 +1,63 @@
+import type { Clock, Random } from '../../../clock/index.js';
+import type { KubeObject } from '../kube-object.js';
+import type { ResourceRef } from '../registry/resource-registry.js';
+import type { ResourceType } from '../registry/resource-type.js';
+import type { FieldSelector } from '../selectors/field-selector.js';
+import type { LabelSelector } from '../selectors/label-selector.js';
+import type { StoreEvent } from './event-log.js';
+
+/** Options and results of the ObjectStore's operations. */
+
+export interface StoreOptions {
+  readonly clock: Clock;
+  readonly random: Random;
+  /** How many changes the event log keeps for watch resumption and paged-list snapshots. */
+  readonly watchWindow: number;
+}
+
+export interface ListOptions {
+  readonly namespace?: string;
+  readonly labelSelector?: string | LabelSelector;
+  readonly fieldSelector?: string | FieldSelector;
+  readonly limit?: number;
+  readonly continue?: string;
+  readonly resourceVersion?: string;
+  readonly resourceVersionMatch?: string;
+}
+
+export interface ListResult {
+  readonly resourceType: ResourceType;
+  readonly items: readonly KubeObject[];
+  readonly resourceVersion: string;
+  readonly continue?: string;
+}
+
+export interface WriteOptions {
+  readonly dryRun?: boolean;
+  readonly subresource?: 'status';
+  /** The namespace of the request (defaults to the object's). */
+  readonly namespace?: string;
+}
+
+export interface UpdateOptions extends WriteOptions {
+  /** The name in the request URL; must match the object's. */
+  readonly name?: string;
+}
+
+export interface DeleteOptions {
+  readonly dryRun?: boolean;
+  readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
+}
+
+export interface DeleteResult {
+  readonly object: KubeObject;
+  /** False while finalizers hold the object (it then carries a deletionTimestamp). */
+  readonly removed: boolean;
+}
+
+export type StoreListener = (event: StoreEvent) => void;
+
+export interface SubscribeFilter {
+  readonly resource?: ResourceRef;
+  readonly namespace?: string;
+}
