@@ -145,7 +145,15 @@ export const gateSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('nodes-initialized'), timeoutSeconds: z.number() }),
   z.object({ type: z.literal('load-balancers-kept'), timeoutSeconds: z.number() }),
   z.object({ type: z.literal('no-ownership-overlap') }),
-  z.object({ type: z.literal('rbac-allows'), user: z.string(), verbs: z.array(z.string()), resource: z.string(), namespace: z.string(), resourceName: z.string(), timeoutSeconds: z.number() }),
+  z.object({
+    type: z.literal('rbac-allows'),
+    user: z.string(),
+    verbs: z.array(z.string()),
+    resource: z.string(),
+    namespace: z.string(),
+    resourceName: z.string(),
+    timeoutSeconds: z.number(),
+  }),
 ]);
 export type Gate = z.infer<typeof gateSchema>;
 export type GateType = Gate['type'];
@@ -183,6 +191,24 @@ export const artifactSchema = z.object({
 });
 export type Artifact = z.infer<typeof artifactSchema>;
 
+/**
+ * The choices a planner made (from flags or from the cluster definition) that the step transformations need
+ * again when the engine re-applies them to a live object: `stepOptionsFromPlan` in src/core/distros reads them.
+ */
+export const planDecisionsSchema = z.object({
+  /** RKE2: keep `cloud-provider-name: aws` (node names from instance metadata) and switch with per-role overrides. */
+  keepAwsNodeNaming: z.boolean().optional(),
+  /** RKE: `cloud_provider.useInstanceMetadataHostname` after the switch. */
+  useInstanceMetadataHostname: z.boolean().optional(),
+  /** kubeadm: migrate the Node IPAM controller too (seed 003's special case). */
+  withNodeIpam: z.boolean().optional(),
+  /** How the CCM gets installed. */
+  ccmInstall: z.enum(['additional-manifest', 'helm-controller', 'helm-cli', 'static-pod']).optional(),
+  /** The Kubernetes version changes during the migration (kubernetes.target differs from current). */
+  upgrade: z.boolean().optional(),
+});
+export type PlanDecisions = z.infer<typeof planDecisionsSchema>;
+
 export const migrationPlanSchema = z.object({
   schemaVersion: z.literal('uproot.dev/plan/v1'),
   distro: distroSchema,
@@ -203,5 +229,6 @@ export const migrationPlanSchema = z.object({
   steps: z.array(planStepSchema),
   findings: z.array(findingSchema),
   artifacts: z.array(artifactSchema),
+  decisions: planDecisionsSchema.optional(),
 });
 export type MigrationPlan = z.infer<typeof migrationPlanSchema>;

@@ -1,0 +1,77 @@
+/**
+ * What every distribution planner offers (RKE2, RKE, kubeadm). Planners are pure: they take file contents and
+ * return values; the CLI reads and writes files, the engine talks to clusters.
+ *
+ * The engine's contract is `applyStep`: a pure, idempotent transformation per step that it re-applies to a
+ * freshly read object when an update conflicts (HTTP 409), so edits made meanwhile by Rancher or a person
+ * survive. `applyStepToText` is the same transformation applied to a file's text with comments and layout
+ * kept (what `--out` writes and what a file-based engine writes back). Both take `StepOptions`, which
+ * `stepOptionsFromPlan(plan)` rebuilds from a stored plan.
+ */
+import type { KubernetesVersion } from '../kubernetes-version/index.js';
+import type { Distro, MigrationPlan, PlanDecisions, StepId } from '../plan/plan-types.js';
+import type { SourceFile } from './shared/yaml-source.js';
+
+export type { SourceFile } from './shared/yaml-source.js';
+
+/** A cluster definition that a planner has read and validated. */
+export interface ClusterDefinition {
+  readonly distro: Distro;
+  /** The cluster's name (metadata.name, cluster_name, or kubeadm's --cluster-name). */
+  readonly name: string;
+  /** The file(s) it was read from, for messages and the plan's `cluster.source`. */
+  readonly source: string;
+  readonly kubernetesVersion: KubernetesVersion;
+}
+
+/** What the user asked for on the command line; every field is optional. */
+export interface PlanOptions {
+  /** `--target-version`: default the current version (same-version migration). */
+  readonly targetVersion?: string;
+  /** RKE2: override the node-naming decision (`--keep-aws-node-naming` / `--no-keep-aws-node-naming`). */
+  readonly keepAwsNodeNaming?: boolean;
+  /** RKE: override `useInstanceMetadataHostname` (`--[no-]use-instance-metadata-hostname`). */
+  readonly useInstanceMetadataHostname?: boolean;
+  /** kubeadm: migrate the Node IPAM controller too (`--with-nodeipam`). */
+  readonly withNodeIpam?: boolean;
+  /** `--ccm-image-tag`: a CCM image tag instead of the release uproot pins for the cluster's minor. */
+  readonly ccmImageTag?: string;
+}
+
+/** Everything a step transformation needs; derived from a plan with `stepOptionsFromPlan`. */
+export interface StepOptions {
+  readonly currentVersion: string;
+  readonly targetVersion: string;
+  readonly ccmInstallTag: string;
+  readonly ccmTargetTag: string;
+  readonly leaderMigrationConfig: 'default' | 'explicit';
+  readonly decisions: PlanDecisions;
+}
+
+export interface DistroPlanner {
+  readonly name: Distro;
+  /** True when these parsed documents (plain JSON, one per YAML document) are this distro's input. */
+  detect(documents: readonly unknown[]): boolean;
+  /** Parses and validates the input; bad input is an InputError naming the file, line/field and value. */
+  read(files: readonly SourceFile[]): ClusterDefinition;
+  plan(definition: ClusterDefinition, options: PlanOptions): MigrationPlan;
+  /**
+   * The step's transformation of the object it changes (RKE2: the provisioning Cluster; RKE: the cluster.yml
+   * document; kubeadm: the manifest or Role it is given). Pure and idempotent; steps that change no object
+   * return `current` unchanged.
+   */
+  applyStep(stepId: StepId, current: unknown, options: StepOptions): unknown;
+  /** The same transformation on a file's text, keeping comments and untouched bytes. */
+  applyStepToText(stepId: StepId, text: string, options: StepOptions): string;
+}
+
+export function stepOptionsFromPlan(plan: MigrationPlan): StepOptions {
+  return {
+    currentVersion: plan.kubernetes.current,
+    targetVersion: plan.kubernetes.target,
+    ccmInstallTag: plan.ccm.installTag,
+    ccmTargetTag: plan.ccm.targetTag,
+    leaderMigrationConfig: plan.ccm.leaderMigrationConfig,
+    decisions: plan.decisions ?? {},
+  };
+}

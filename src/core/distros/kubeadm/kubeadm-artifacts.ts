@@ -1,0 +1,97 @@
+/** The kubeadm plan's generated objects: leader-migration files, the CCM's RBAC, and the findings. */
+import {
+  ccmTagMinor,
+  leaderMigrationToYaml,
+  renderLeaderMigrationConfiguration,
+  type MigrationPhase,
+} from '../../leader-migration/index.js';
+import type { KubernetesVersion } from '../../kubernetes-version/index.js';
+import type { PlanFinding } from '../../plan/plan-types.js';
+import { seedClusterRoleRules } from '../shared/ccm-chart.js';
+import { LEADER_LOCKING_ROLE } from '../shared/migration-lease-rbac.js';
+import type { CcmTags } from '../shared/plan-common.js';
+import type { VersionPlan } from '../shared/version-policy.js';
+import { APISERVER_MANIFEST_PATH, CCM_USER, LEADER_MIGRATION_FILE } from './ccm-static-pod.js';
+import type { KubeadmDefinition } from './kubeadm-cluster.js';
+
+/** Every controller-manager release that reads the file: KCM N and N+1, the CCM at install and at target. */
+export function releasesInvolved(
+  versions: VersionPlan,
+  tags: Pick<CcmTags, 'installTag' | 'targetTag'>,
+): KubernetesVersion[] {
+  const ccm = (tag: string): KubernetesVersion => ({
+    major: 1,
+    minor: ccmTagMinor(tag) ?? versions.current.minor,
+    patch: 0,
+    raw: tag,
+  });
+  return [versions.current, versions.target, ccm(tags.installTag), ccm(tags.targetTag)];
+}
+
+/** /etc/leadermigration.conf for a phase, listing the controller names of every release involved. */
+export function leaderMigrationFile(
+  phase: MigrationPhase,
+  versions: readonly KubernetesVersion[],
+  withNodeIpam: boolean,
+): string {
+  return leaderMigrationToYaml(
+    renderLeaderMigrationConfiguration({ phase, versions, withNodeIpam }),
+    'v1',
+    `uproot: LeaderMigrationConfiguration (${phase}) for ${LEADER_MIGRATION_FILE}; names of every controller-manager release involved`,
+  );
+}
+
+/** The chart's ClusterRole (seed 004 rules) bound to the identity the CCM static pod uses. */
+export function ccmClusterRbac(): { clusterRole: Record<string, unknown>; binding: Record<string, unknown> } {
+  const name = 'system:cloud-controller-manager';
+  return {
+    clusterRole: {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name },
+      rules: seedClusterRoleRules(),
+    },
+    binding: {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: CCM_USER }],
+    },
+  };
+}
+
+export function kubeadmFindings(
+  def: KubeadmDefinition,
+  versions: readonly KubernetesVersion[],
+  withNodeIpam: boolean,
+): PlanFinding[] {
+  const findings: PlanFinding[] = [
+    {
+      severity: 'info',
+      code: 'leader-migration-explicit-config',
+      message: `The configuration file lists the controller names of every release involved (${[...new Set(versions.map((v) => `1.${v.minor}`))].join(', ')}), so KCM and CCM agree across the 1.28 rename.`,
+    },
+    {
+      severity: 'info',
+      code: 'ccm-identity',
+      message: `kubeadm issues no credentials for a CCM, so the static pod uses the KCM's kubeconfig; the system:cloud-controller-manager ClusterRole is bound to ${CCM_USER}. kubeadm creates no ${LEADER_LOCKING_ROLE['cloud-controller-manager']} Role: if it is missing, its patch has nothing to change and the ClusterRole covers the CCM's leases.`,
+    },
+  ];
+  if (withNodeIpam) {
+    findings.push({
+      severity: 'info',
+      code: 'nodeipam',
+      message:
+        'Node IPAM moves too: KCM N+1 gets -nodeipam in --controllers, the configuration lists nodeipam (and node-ipam-controller from 1.28), the CCM runs --controllers=*,nodeipam. Check that your cloud-provider-aws release implements it.',
+    });
+  }
+  if (!def.apiserver) {
+    findings.push({
+      severity: 'info',
+      code: 'apiserver-not-given',
+      message: `The kube-apiserver manifest was not given: roll-control-plane has a manual step to set --cloud-provider=external in ${APISERVER_MANIFEST_PATH}.`,
+    });
+  }
+  return findings;
+}

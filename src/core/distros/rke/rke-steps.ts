@@ -1,0 +1,72 @@
+/**
+ * The RKE steps as pure, idempotent transformations of the cluster definition document (cluster.yml, or
+ * Rancher's form with rancher_kubernetes_engine_config). Steps that act elsewhere (Helm, cordon, RBAC on
+ * the Role the engine reads) return the document unchanged.
+ */
+import { InputError } from '../../../errors/index.js';
+import type { StepId } from '../../plan/plan-types.js';
+import type { StepOptions } from '../distro.js';
+import { cloneJson, ensureRecord, isRecord, type JsonRecord } from '../shared/json-value.js';
+import { grantMigrationLease } from '../shared/migration-lease-rbac.js';
+import { isRkeDocument } from './rke-cluster.js';
+import type { RkeService } from './effective-config.js';
+
+export const RKE_EXTERNAL_PROVIDER = 'external-aws';
+const LEADER_MIGRATION_ARGS = ['enable-leader-migration', 'leader-migration-config'];
+
+export function rkeApplyStep(stepId: StepId, current: unknown, options: StepOptions): unknown {
+  if (stepId === 'grant-migration-lease') return grantMigrationLease(current);
+  if (!isRkeDocument(current)) {
+    throw new InputError('UP-PLAN-RKE-OBJECT', 'the object is not an RKE cluster definition', {
+      hint: "RKE steps transform cluster.yml (or Rancher's rancher_kubernetes_engine_config form)",
+    });
+  }
+  const document = cloneJson(current as JsonRecord);
+  const rke = isRecord(document.rancher_kubernetes_engine_config)
+    ? document.rancher_kubernetes_engine_config
+    : document;
+  switch (stepId) {
+    case 'enable-leader-migration':
+      extraArgsOf(rke, 'kube-controller')['enable-leader-migration'] = 'true';
+      return document;
+    case 'switch-to-external': {
+      removeLeaderMigration(rke);
+      const provider = ensureRecord(rke, ['cloud_provider']);
+      provider.name = RKE_EXTERNAL_PROVIDER;
+      provider.useInstanceMetadataHostname = options.decisions.useInstanceMetadataHostname ?? true;
+      for (const service of ['kubelet', 'kube-api', 'kube-controller'] as const)
+        overrideCloudProviderArg(rke, service);
+      if (options.decisions.upgrade) rke.kubernetes_version = options.targetVersion;
+      return document;
+    }
+    default:
+      return current;
+  }
+}
+
+function extraArgsOf(rke: JsonRecord, service: RkeService): JsonRecord {
+  return ensureRecord(rke, ['services', service, 'extra_args']);
+}
+
+/** Removes the leader-migration extra_args, and the maps that held only them. */
+function removeLeaderMigration(rke: JsonRecord): void {
+  const services = rke.services;
+  if (!isRecord(services) || !isRecord(services['kube-controller'])) return;
+  const kcm = services['kube-controller'];
+  if (!isRecord(kcm.extra_args)) return;
+  const args = kcm.extra_args;
+  const had = LEADER_MIGRATION_ARGS.some((k) => Object.hasOwn(args, k));
+  for (const key of LEADER_MIGRATION_ARGS) delete args[key];
+  if (!had) return;
+  if (Object.keys(args).length === 0) delete kcm.extra_args;
+  if (Object.keys(kcm).length === 0) delete services['kube-controller'];
+  if (Object.keys(services).length === 0) delete rke.services;
+}
+
+/** An explicit `cloud-provider` extra_arg would override cloud_provider.name: point it at external too. */
+function overrideCloudProviderArg(rke: JsonRecord, service: RkeService): void {
+  const services = rke.services;
+  const svc = isRecord(services) ? services[service] : undefined;
+  if (isRecord(svc) && isRecord(svc.extra_args) && Object.hasOwn(svc.extra_args, 'cloud-provider'))
+    svc.extra_args['cloud-provider'] = 'external';
+}

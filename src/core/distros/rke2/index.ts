@@ -1,0 +1,31 @@
+/** RKE2 (Rancher provisioning v2) planner. */
+import { InputError } from '../../../errors/index.js';
+import type { DistroPlanner } from '../distro.js';
+import { findClusters, readRke2Cluster, type Rke2Definition } from './rke2-cluster.js';
+import { planRke2 } from './rke2-planner.js';
+import { rke2ApplyStep } from './rke2-steps.js';
+import { rke2ApplyStepToText } from './rke2-text.js';
+
+export const rke2Planner: DistroPlanner = {
+  name: 'rke2',
+  detect: (documents) => findClusters(documents).length > 0,
+  read(files) {
+    const [file, ...rest] = files;
+    if (!file || rest.length > 0) {
+      throw new InputError('UP-PLAN-RKE2-FILES', `an RKE2 plan reads one cluster file, got ${files.length}`, {
+        location: { field: '--cluster-file', value: files.map((f) => f.path).join(', ') },
+        hint: 'give the file with the Rancher provisioning Cluster once',
+      });
+    }
+    return readRke2Cluster(file);
+  },
+  plan: (definition, options) => planRke2(definition as Rke2Definition, options),
+  applyStep: rke2ApplyStep,
+  applyStepToText: rke2ApplyStepToText,
+};
+
+export { readRke2Cluster, findClusters, isProvisioningCluster, type Rke2Definition } from './rke2-cluster.js';
+export { rke2ApplyStep, addArgsForRole, removeArgs } from './rke2-steps.js';
+export { rke2ApplyStepToText } from './rke2-text.js';
+export * from './effective-config.js';
+export * from './machine-selector.js';

@@ -1,0 +1,317 @@
+import { describe, expect, it } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
+import { UprootError } from '../../../errors/index.js';
+import { stepOptionsFromPlan } from '../distro.js';
+import { jsonPatchBetween } from '../shared/plan-building.js';
+import { changedLines, example, replayObject, replayText } from '../shared/test-support/examples.js';
+import { externalProblems, rke2NodeKinds, rke2EffectiveSettings } from './effective-config.js';
+import { rke2Planner } from './index.js';
+import { roleLabels } from './machine-selector.js';
+import type { Rke2Definition } from './rke2-cluster.js';
+
+const EXAMPLE = example('rke2-cluster.yaml');
+
+function planOf(text: string, options = {}) {
+  const def = rke2Planner.read([{ path: 'cluster.yaml', text }]) as Rke2Definition;
+  return { def, plan: rke2Planner.plan(def, options) };
+}
+
+function codeOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    if (UprootError.is(error)) return error.code;
+    throw error;
+  }
+  return 'no error';
+}
+
+const MINIMAL = `apiVersion: provisioning.cattle.io/v1
+kind: Cluster
+metadata: {name: c1, namespace: fleet-default}
+spec:
+  kubernetesVersion: v1.26.15+rke2r1
+  rkeConfig:
+    machineGlobalConfig:
+      cloud-provider-name: aws
+`;
+
+describe('RKE2 plan of the example cluster', () => {
+  const { def, plan } = planOf(EXAMPLE.text);
+
+  it('has the steps in order, the pinned CCM and the RKE2 decisions', () => {
+    expect(plan.steps.map((s) => s.id)).toEqual([
+      'grant-migration-lease',
+      'enable-leader-migration',
+      'cordon-control-plane',
+      'install-ccm',
+      'wait-ccm-rollout',
+      'switch-to-external',
+      'disable-leader-migration',
+      'verify-provider-ids',
+    ]);
+    expect(plan.ccm).toMatchObject({
+      installTag: 'v1.26.11',
+      targetTag: 'v1.26.11',
+      leaderMigrationConfig: 'default',
+    });
+    expect(plan.decisions).toMatchObject({ keepAwsNodeNaming: true, upgrade: false });
+    const cordon = plan.steps.find((s) => s.id === 'cordon-control-plane')!;
+    expect(cordon.changes[0]).toEqual(
+      expect.objectContaining({
+        type: 'cordon-nodes',
+        selector: 'node-role.kubernetes.io/control-plane=true',
+      }),
+    );
+    const switched = plan.steps.find((s) => s.id === 'switch-to-external')!;
+    expect(switched.gates.map((g) => g.type)).toEqual([
+      'cluster-rolled-out',
+      'control-plane-flags',
+      'migration-lease-held',
+      'daemonset-rolled-out',
+      'nodes-initialized',
+      'load-balancers-kept',
+      'no-ownership-overlap',
+    ]);
+  });
+
+  it('ends with every node kind external on kubelet, KCM and apiserver, and no leader migration on KCM', () => {
+    const final = replayObject(rke2Planner, plan, def.cluster);
+    for (const kind of rke2NodeKinds(final)) expect(externalProblems(final, kind)).toEqual([]);
+    expect(plan.findings.filter((f) => f.code === 'not-external-after-plan')).toEqual([]);
+  });
+
+  it('had leader migration on KCM (and in-tree) after enable-leader-migration', () => {
+    const options = stepOptionsFromPlan(plan);
+    const enabled = rke2Planner.applyStep('enable-leader-migration', def.cluster, options);
+    const s = rke2EffectiveSettings(
+      enabled,
+      roleLabels(['control-plane', 'etcd'], { pool: 'control-plane' }),
+    );
+    expect(s).toMatchObject({ kcmLeaderMigration: true, kubeControllerManager: 'aws' });
+  });
+
+  it('changes only the intended fields and keeps every comment and other manifest', () => {
+    const final = replayText(rke2Planner, plan, EXAMPLE.text);
+    const before = parse(EXAMPLE.text) as Record<string, unknown>;
+    const after = parse(final) as Record<string, unknown>;
+    const paths = jsonPatchBetween(before, after).map((op) => op.path);
+    for (const path of paths) {
+      expect(path).toMatch(/^\/spec\/rkeConfig\/(machineSelectorConfig|additionalManifest)/);
+    }
+    for (const comment of EXAMPLE.text.split('\n').filter((l) => l.includes('#')))
+      expect(final).toContain(comment);
+    const manifest = (after.spec as { rkeConfig: { additionalManifest: string } }).rkeConfig
+      .additionalManifest;
+    const original = (before.spec as { rkeConfig: { additionalManifest: string } }).rkeConfig
+      .additionalManifest;
+    expect(manifest.startsWith(original)).toBe(true);
+    expect(manifest).toContain('kind: HelmChart');
+    const { removed } = changedLines(EXAMPLE.text, final);
+    // The only line the whole plan rewrites is the KCM arg entry's neighbourhood, not user settings.
+    expect(removed.filter((l) => l.trim() !== '')).toEqual([]);
+  });
+
+  it('writes the same result through the file as through the object', () => {
+    const viaText = parse(replayText(rke2Planner, plan, EXAMPLE.text));
+    expect(viaText).toEqual(replayObject(rke2Planner, plan, def.cluster));
+  });
+
+  it('each step is idempotent (the engine may re-apply it)', () => {
+    const options = stepOptionsFromPlan(plan);
+    let state: unknown = def.cluster;
+    for (const step of plan.steps) {
+      const once = rke2Planner.applyStep(step.id, state, options);
+      expect(rke2Planner.applyStep(step.id, once, options)).toEqual(once);
+      state = once;
+    }
+  });
+
+  it('re-applied to a live object edited meanwhile, keeps the concurrent edits', () => {
+    const live = structuredClone(def.cluster) as {
+      metadata: Record<string, unknown>;
+      spec: { rkeConfig: { machineSelectorConfig: unknown[] } };
+    };
+    live.metadata.resourceVersion = '12345';
+    live.spec.rkeConfig.machineSelectorConfig.push({
+      config: { 'kubelet-arg': ['image-gc-high-threshold=80'] },
+    });
+    const next = rke2Planner.applyStep(
+      'enable-leader-migration',
+      live,
+      stepOptionsFromPlan(plan),
+    ) as typeof live;
+    expect(next.metadata.resourceVersion).toBe('12345');
+    expect(JSON.stringify(next)).toContain('image-gc-high-threshold=80');
+    expect(JSON.stringify(next)).toContain('enable-leader-migration');
+  });
+
+  it('plans nothing for the cluster it produced, and resumes a half-done one', () => {
+    const final = replayText(rke2Planner, plan, EXAMPLE.text);
+    expect(planOf(final).plan.outcome.type).toBe('nothing-to-do');
+    const half = rke2Planner.applyStepToText(
+      'enable-leader-migration',
+      EXAMPLE.text,
+      stepOptionsFromPlan(plan),
+    );
+    const resumed = planOf(half).plan;
+    expect(resumed.outcome.type).toBe('migrate');
+    expect(resumed.steps.find((s) => s.id === 'enable-leader-migration')!.changes).toEqual([]);
+  });
+});
+
+describe('RKE2 plan of the example with --no-keep-aws-node-naming', () => {
+  it('switches with cloud-provider-name external and still ends external everywhere, comments kept', () => {
+    const { def, plan } = planOf(EXAMPLE.text, { keepAwsNodeNaming: false });
+    const final = replayObject(rke2Planner, plan, def.cluster);
+    for (const kind of rke2NodeKinds(final)) expect(externalProblems(final, kind)).toEqual([]);
+    expect(plan.findings.map((f) => f.code)).toContain('node-naming-changes');
+    const text = replayText(rke2Planner, plan, EXAMPLE.text);
+    expect(text).toContain('cloud-provider-name: external # in-tree today');
+    for (const comment of EXAMPLE.text.split('\n').filter((l) => l.includes('# '))) {
+      expect(text).toContain(comment.replace('cloud-provider-name: aws', 'cloud-provider-name: external'));
+    }
+  });
+});
+
+describe('RKE2 merging into what the user has', () => {
+  it('seeds a new control-plane entry with the KCM args every machine inherited', () => {
+    const text = MINIMAL + `      kube-controller-manager-arg: [terminated-pod-gc-threshold=100]\n`;
+    const { def, plan } = planOf(text);
+    const enabled = rke2Planner.applyStep(
+      'enable-leader-migration',
+      def.cluster,
+      stepOptionsFromPlan(plan),
+    ) as {
+      spec: { rkeConfig: { machineSelectorConfig: { config: Record<string, unknown> }[] } };
+    };
+    expect(enabled.spec.rkeConfig.machineSelectorConfig[0]!.config['kube-controller-manager-arg']).toEqual([
+      'terminated-pod-gc-threshold=100',
+      'enable-leader-migration',
+    ]);
+  });
+
+  it('adds the override to other entries that set the same key for those machines', () => {
+    const text = `${MINIMAL}    machineSelectorConfig:
+      - config:
+          kubelet-arg: [node-labels=gpu=true]
+        machineLabelSelector:
+          matchLabels: {pool: gpu}
+`;
+    const { def, plan } = planOf(text);
+    const final = replayObject(rke2Planner, plan, def.cluster);
+    const gpu = rke2EffectiveSettings(final, roleLabels(['worker'], { pool: 'gpu' }));
+    expect(gpu.kubelet).toBe('external');
+    expect(JSON.stringify(final)).toContain('node-labels=gpu=true');
+  });
+
+  it('uses cloud-provider-name external when node names are set (or when asked)', () => {
+    const text = MINIMAL + '      node-name: custom\n';
+    const { def, plan } = planOf(text);
+    expect(plan.decisions?.keepAwsNodeNaming).toBe(false);
+    const final = replayObject(rke2Planner, plan, def.cluster) as {
+      spec: { rkeConfig: Record<string, unknown> };
+    };
+    expect(final.spec.rkeConfig.machineGlobalConfig).toMatchObject({ 'cloud-provider-name': 'external' });
+    expect(final.spec.rkeConfig.machineSelectorConfig).toEqual([]);
+    expect(planOf(MINIMAL, { keepAwsNodeNaming: false }).plan.decisions?.keepAwsNodeNaming).toBe(false);
+  });
+
+  it('edits an existing CCM HelmChart instead of adding a second one, with a warning', () => {
+    const text = `${MINIMAL}    additionalManifest: |
+      apiVersion: helm.cattle.io/v1
+      kind: HelmChart
+      metadata:
+        name: aws-cloud-controller-manager
+        namespace: kube-system
+      spec:
+        chart: aws-cloud-controller-manager
+        repo: https://kubernetes.github.io/cloud-provider-aws
+        valuesContent: |-
+          # mine
+          args:
+            - --v=4
+`;
+    const { def, plan } = planOf(text);
+    expect(plan.findings.map((f) => f.code)).toContain('ccm-chart-present');
+    const installed = rke2Planner.applyStep('install-ccm', def.cluster, stepOptionsFromPlan(plan)) as {
+      spec: { rkeConfig: { additionalManifest: string } };
+    };
+    const docs = parseAllDocuments(installed.spec.rkeConfig.additionalManifest);
+    expect(docs).toHaveLength(1);
+    const values = (docs[0]!.toJS() as { spec: { valuesContent: string } }).spec.valuesContent;
+    expect(values).toContain('# mine');
+    expect(parse(values)).toMatchObject({
+      args: expect.arrayContaining(['--v=4', '--enable-leader-migration=true']),
+      image: { tag: 'v1.26.11' },
+    });
+  });
+
+  it('reads a List from kubectl and moves the CCM with --target-version', () => {
+    const list = `apiVersion: v1\nkind: List\nitems:\n- ${MINIMAL.trimEnd().split('\n').join('\n  ')}\n`;
+    const { plan } = planOf(list, { targetVersion: 'v1.27.16+rke2r1' });
+    expect(plan.kubernetes).toEqual({ current: 'v1.26.15+rke2r1', target: 'v1.27.16+rke2r1' });
+    expect(plan.ccm).toMatchObject({ installTag: 'v1.26.11', targetTag: 'v1.27.6' });
+    const switched = plan.steps.find((s) => s.id === 'switch-to-external')!;
+    const edit = switched.changes[0];
+    expect(edit?.type === 'edit-cluster-definition' && edit.diff).toContain(
+      '+    kubernetesVersion: v1.27.16+rke2r1',
+    );
+  });
+});
+
+describe('RKE2 version gates and bad input', () => {
+  const withVersion = (v: string) => MINIMAL.replace('v1.26.15+rke2r1', v);
+
+  it('refuses versions without leader migration, or without a default configuration', () => {
+    expect(codeOf(() => planOf(withVersion('v1.20.15+rke2r1')))).toBe('UP-PLAN-VERSION-TOO-OLD');
+    expect(codeOf(() => planOf(withVersion('v1.21.14+rke2r1')))).toBe('UP-PLAN-VERSION-NEEDS-CONFIG-FILE');
+    expect(codeOf(() => planOf(withVersion('v1.27.16+rke2r1')))).toBe('UP-PLAN-VERSION-NO-IN-TREE');
+  });
+
+  it('refuses targets that skip the migration, skip a minor, go back, or are not RKE2 releases', () => {
+    expect(codeOf(() => planOf(MINIMAL, { targetVersion: 'v1.28.1+rke2r1' }))).toBe(
+      'UP-PLAN-TARGET-SKIPS-MIGRATION',
+    );
+    expect(codeOf(() => planOf(withVersion('v1.25.16+rke2r1'), { targetVersion: 'v1.27.1+rke2r1' }))).toBe(
+      'UP-PLAN-TARGET-SKIPS-MINOR',
+    );
+    expect(codeOf(() => planOf(MINIMAL, { targetVersion: 'v1.25.1+rke2r1' }))).toBe(
+      'UP-PLAN-TARGET-DOWNGRADE',
+    );
+    expect(codeOf(() => planOf(MINIMAL, { targetVersion: '1.27' }))).toBe('UP-PLAN-TARGET-FORMAT');
+    expect(planOf(MINIMAL, { targetVersion: '1.26' }).plan.kubernetes.target).toBe('v1.26.15+rke2r1');
+  });
+
+  it('says "target 1.27 first" when the target skips the migration', () => {
+    try {
+      planOf(MINIMAL, { targetVersion: 'v1.28.1+rke2r1' });
+      expect.unreachable();
+    } catch (error) {
+      expect(UprootError.is(error) && error.hint).toContain('target 1.27 first');
+    }
+  });
+
+  it('refuses a CCM tag across the 1.28 rename (the default configuration would be unsafe)', () => {
+    expect(codeOf(() => planOf(MINIMAL, { ccmImageTag: 'v1.30.2' }))).toBe('UP-PLAN-CCM-TAG-UNSAFE');
+  });
+
+  it('locates field errors at their line', () => {
+    const bad = MINIMAL.replace(
+      '      cloud-provider-name: aws\n',
+      '      cloud-provider-name: aws\n      kubelet-arg: {a: 1}\n',
+    );
+    try {
+      planOf(bad);
+      expect.unreachable();
+    } catch (error) {
+      expect(UprootError.is(error) && error.location).toMatchObject({ file: 'cluster.yaml', line: 9 });
+    }
+    expect(codeOf(() => planOf(MINIMAL.replace('v1.26.15+rke2r1', 'v1.26.15+k3s1')))).toBe(
+      'UP-PLAN-RKE2-K3S',
+    );
+    expect(codeOf(() => planOf(MINIMAL.replace('cloud-provider-name: aws', 'cni: calico')))).toBe(
+      'UP-PLAN-NOT-AWS',
+    );
+  });
+});

@@ -1,0 +1,187 @@
+/**
+ * The aws-cloud-controller-manager Helm chart as the seeds install it (Rancher "Setting up the Amazon Cloud
+ * Provider", Helm values for RKE2 and RKE), with the image pinned to the cluster's minor: the chart's default
+ * image (v1.35.0) is far newer than any cluster that still runs the in-tree provider (reference §6).
+ */
+import { stringify } from 'yaml';
+import { CCM_IMAGE_REPOSITORY } from '../../leader-migration/index.js';
+import { cloneJson, isRecord, type JsonRecord } from './json-value.js';
+import { flagName, setFlag, withoutFlags } from './flag-list.js';
+
+export const CCM_CHART = {
+  chart: 'aws-cloud-controller-manager',
+  release: 'aws-cloud-controller-manager',
+  repoName: 'aws-cloud-controller-manager',
+  repo: 'https://kubernetes.github.io/cloud-provider-aws',
+  namespace: 'kube-system',
+  daemonSet: 'aws-cloud-controller-manager',
+} as const;
+
+/** Which node labels and taints the control plane carries. */
+export type ControlPlaneFlavor = 'rke2' | 'rke';
+
+export const CONTROL_PLANE_LABEL: Readonly<Record<ControlPlaneFlavor, string>> = {
+  rke2: 'node-role.kubernetes.io/control-plane',
+  rke: 'node-role.kubernetes.io/controlplane',
+};
+
+export const LEADER_MIGRATION_CHART_ARG = '--enable-leader-migration=true';
+
+const BASE_ARGS = [
+  '--configure-cloud-routes=false',
+  '--use-service-account-credentials=true',
+  '--v=2',
+  '--cloud-provider=aws',
+];
+
+/** Seed 004's clusterRoleRules: the chart's rules plus `get` on serviceaccounts (the CCM reads them at start). */
+export function seedClusterRoleRules(): JsonRecord[] {
+  const rule = (apiGroup: string, resource: string, verbs: string[]): JsonRecord => ({
+    apiGroups: [apiGroup],
+    resources: [resource],
+    verbs,
+  });
+  return [
+    rule('', 'events', ['create', 'patch', 'update']),
+    rule('', 'nodes', ['*']),
+    rule('', 'nodes/status', ['patch']),
+    rule('', 'services', ['list', 'patch', 'update', 'watch']),
+    rule('', 'services/status', ['list', 'patch', 'update', 'watch']),
+    rule('', 'serviceaccounts', ['create', 'get']),
+    rule('', 'persistentvolumes', ['get', 'list', 'update', 'watch']),
+    rule('', 'endpoints', ['create', 'get', 'list', 'watch', 'update']),
+    rule('coordination.k8s.io', 'leases', ['create', 'get', 'list', 'watch', 'update']),
+    rule('', 'serviceaccounts/token', ['create']),
+  ];
+}
+
+export interface CcmValuesOptions {
+  readonly flavor: ControlPlaneFlavor;
+  readonly imageTag: string;
+  readonly leaderMigration: boolean;
+}
+
+/** The values file for a fresh install. */
+export function renderCcmValues(options: CcmValuesOptions): JsonRecord {
+  const label = CONTROL_PLANE_LABEL[options.flavor];
+  const nodeSelector: JsonRecord = { [label]: 'true' };
+  // The chart's default nodeSelector is node-role.kubernetes.io/control-plane: "" (no RKE node has it);
+  // Helm drops a default key that user values set to null, which is what seed 004's manual DaemonSet edit did.
+  if (options.flavor === 'rke') nodeSelector['node-role.kubernetes.io/control-plane'] = null;
+  return {
+    hostNetworking: true,
+    image: { repository: CCM_IMAGE_REPOSITORY, tag: options.imageTag },
+    tolerations: [
+      { effect: 'NoSchedule', key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true' },
+      { effect: 'NoSchedule', value: 'true', key: label },
+      // Rancher also taints control-plane nodes that carry the etcd role; the seed's list misses it.
+      { effect: 'NoExecute', value: 'true', key: 'node-role.kubernetes.io/etcd' },
+    ],
+    nodeSelector,
+    args: options.leaderMigration ? [...BASE_ARGS, LEADER_MIGRATION_CHART_ARG] : [...BASE_ARGS],
+    clusterRoleRules: seedClusterRoleRules(),
+  };
+}
+
+/**
+ * Brings a user's existing values to what the migration needs, keeping everything else they set: the pinned
+ * image tag, the control-plane selector and tolerations, the seed's args (the user's values win for flags
+ * uproot does not need), `get` on serviceaccounts.
+ */
+export function ensureCcmValues(existing: unknown, options: CcmValuesOptions): JsonRecord {
+  const fresh = renderCcmValues(options);
+  if (!isRecord(existing)) return fresh;
+  const values = cloneJson(existing);
+  values.hostNetworking = true;
+  values.image = { ...(isRecord(values.image) ? values.image : {}), tag: options.imageTag };
+  const tolerations = Array.isArray(values.tolerations) ? [...values.tolerations] : [];
+  for (const wanted of fresh.tolerations as JsonRecord[]) {
+    if (!tolerations.some((t) => isRecord(t) && t.key === wanted.key && t.effect === wanted.effect))
+      tolerations.push(wanted);
+  }
+  values.tolerations = tolerations;
+  values.nodeSelector = {
+    ...(isRecord(values.nodeSelector) ? values.nodeSelector : {}),
+    ...(fresh.nodeSelector as JsonRecord),
+  };
+  let args = Array.isArray(values.args) ? values.args.filter((a): a is string => typeof a === 'string') : [];
+  for (const arg of fresh.args as string[]) {
+    const name = flagName(arg);
+    if (
+      name === 'cloud-provider' ||
+      name === 'enable-leader-migration' ||
+      !args.some((a) => flagName(a) === name)
+    )
+      args = setFlag(args, arg);
+  }
+  if (!options.leaderMigration)
+    args = withoutFlags(args, ['enable-leader-migration', 'leader-migration-config']);
+  values.args = args;
+  values.clusterRoleRules = withServiceAccountGet(values.clusterRoleRules);
+  return values;
+}
+
+function withServiceAccountGet(rules: unknown): JsonRecord[] {
+  if (!Array.isArray(rules)) return seedClusterRoleRules();
+  let found = false;
+  const out = rules.map((rule) => {
+    if (!isRecord(rule) || !Array.isArray(rule.resources) || !rule.resources.includes('serviceaccounts'))
+      return rule;
+    found = true;
+    const verbs = Array.isArray(rule.verbs) ? rule.verbs : [];
+    return verbs.includes('get') || verbs.includes('*') ? rule : { ...rule, verbs: [...verbs, 'get'] };
+  }) as JsonRecord[];
+  if (!found) out.push({ apiGroups: [''], resources: ['serviceaccounts'], verbs: ['create', 'get'] });
+  return out;
+}
+
+/** Sets only the image tag (the step that upgrades Kubernetes moves the CCM with it). */
+export function withImageTag(values: unknown, tag: string): JsonRecord {
+  const out = isRecord(values) ? cloneJson(values) : {};
+  out.image = { ...(isRecord(out.image) ? out.image : {}), tag };
+  return out;
+}
+
+/** Removes `--enable-leader-migration` (and a config flag) from the CCM args: seed 002's optional last step. */
+export function withoutLeaderMigration(values: unknown): JsonRecord {
+  const out = isRecord(values) ? cloneJson(values) : {};
+  if (Array.isArray(out.args))
+    out.args = withoutFlags(
+      out.args.filter((a): a is string => typeof a === 'string'),
+      ['enable-leader-migration', 'leader-migration-config'],
+    );
+  return out;
+}
+
+export function valuesYaml(values: JsonRecord): string {
+  return stringify(values, { lineWidth: 0, indentSeq: true, singleQuote: true });
+}
+
+/** The helm.cattle.io HelmChart that RKE2 (and any cluster running helm-controller) installs the chart from. */
+export function renderHelmChart(valuesContent: string): JsonRecord {
+  return {
+    apiVersion: 'helm.cattle.io/v1',
+    kind: 'HelmChart',
+    metadata: { name: CCM_CHART.release, namespace: CCM_CHART.namespace },
+    spec: {
+      chart: CCM_CHART.chart,
+      repo: CCM_CHART.repo,
+      targetNamespace: CCM_CHART.namespace,
+      bootstrap: true,
+      valuesContent,
+    },
+  };
+}
+
+export function helmChartYaml(chart: JsonRecord): string {
+  return stringify(chart, { lineWidth: 0, indentSeq: true, blockQuote: 'literal' });
+}
+
+/** The seed's helm command for clusters without a helm-controller. */
+export function helmInstallCommand(valuesFile: string): string {
+  return [
+    `helm repo add ${CCM_CHART.repoName} ${CCM_CHART.repo}`,
+    'helm repo update',
+    `helm upgrade --install ${CCM_CHART.release} ${CCM_CHART.repoName}/${CCM_CHART.chart} -n ${CCM_CHART.namespace} --values ${valuesFile}`,
+  ].join('\n');
+}

@@ -1,0 +1,125 @@
+/** Pieces of a plan every distribution builds the same way: CCM tags, nothing-to-do plans, shared findings. */
+import { InputError } from '../../../errors/index.js';
+import {
+  CCM_IMAGE_REPOSITORY,
+  ccmImageTagFor,
+  ccmTagMinor,
+  defaultConfigIsSafe,
+} from '../../leader-migration/index.js';
+import type { KubernetesVersion } from '../../kubernetes-version/index.js';
+import type { Distro, MigrationPlan, PlanFinding } from '../../plan/plan-types.js';
+import type { ClusterDefinition, PlanOptions } from '../distro.js';
+import type { VersionPlan } from './version-policy.js';
+
+export interface CcmTags {
+  readonly installTag: string;
+  readonly targetTag: string;
+  /** The two managers' default configurations name different controllers: an explicit file is needed. */
+  readonly explicitConfigNeeded: boolean;
+  readonly findings: PlanFinding[];
+}
+
+/**
+ * The CCM image per phase: the release of the cluster's minor at install, of the target minor once the
+ * cluster is upgraded (a CCM must not be newer than the API server). `--ccm-image-tag` overrides both.
+ */
+export function ccmTags(distro: Distro, versions: VersionPlan, override: string | undefined): CcmTags {
+  if (override === undefined) {
+    return {
+      installTag: ccmImageTagFor(versions.current),
+      targetTag: ccmImageTagFor(versions.target),
+      explicitConfigNeeded: false,
+      findings: [],
+    };
+  }
+  const minor = ccmTagMinor(override);
+  if (minor === undefined) {
+    throw new InputError('UP-PLAN-CCM-TAG', `"${override}" is not a cloud-provider-aws release tag`, {
+      location: { field: '--ccm-image-tag', value: override },
+      hint: 'give a tag such as v1.26.11 (leave the flag out to use the release uproot pins for the cluster)',
+    });
+  }
+  const ccm: KubernetesVersion = { major: 1, minor, patch: 0, raw: override };
+  const explicitConfigNeeded = !defaultConfigIsSafe(versions.current, ccm);
+  if (explicitConfigNeeded && distro !== 'kubeadm') {
+    throw new InputError(
+      'UP-PLAN-CCM-TAG-UNSAFE',
+      `a CCM ${override} and the cluster's ${versions.current.raw} controller managers name the cloud controllers differently (the 1.28 rename), so the default leader-migration configuration would run the service and route controllers in both`,
+      {
+        location: { field: '--ccm-image-tag', value: override },
+        hint: `use a CCM release before v1.28 (uproot pins ${ccmImageTagFor(versions.current)}), or leave the flag out`,
+      },
+    );
+  }
+  const findings: PlanFinding[] = [];
+  if (minor > versions.target.minor) {
+    findings.push({
+      severity: 'warning',
+      code: 'ccm-newer-than-apiserver',
+      message: `the CCM ${override} is newer than the cluster's Kubernetes ${versions.target.raw}; the CCM's minor should not be newer than the API server's`,
+      field: '--ccm-image-tag',
+      hint: `use ${ccmImageTagFor(versions.target)}`,
+    });
+  }
+  return { installTag: override, targetTag: override, explicitConfigNeeded, findings };
+}
+
+export function ccmImage(tag: string): string {
+  return `${CCM_IMAGE_REPOSITORY}:${tag}`;
+}
+
+/** The plan for a cluster that already runs the external provider: no steps, exit 0. */
+export function nothingToDoPlan(
+  definition: ClusterDefinition,
+  reason: string,
+  findings: PlanFinding[] = [],
+): MigrationPlan {
+  const tag = ccmImageTagFor(definition.kubernetesVersion);
+  return {
+    schemaVersion: 'uproot.dev/plan/v1',
+    distro: definition.distro,
+    cluster: { name: definition.name, source: definition.source },
+    kubernetes: { current: definition.kubernetesVersion.raw, target: definition.kubernetesVersion.raw },
+    ccm: { image: ccmImage(tag), installTag: tag, targetTag: tag, leaderMigrationConfig: 'default' },
+    outcome: { type: 'nothing-to-do', reason },
+    steps: [],
+    findings,
+    artifacts: [],
+  };
+}
+
+/** Seed 004: clusters that kept in-tree EBS volumes with CSIMigrationAWS=false lose them with the external provider. */
+export function csiMigrationFindings(definition: unknown): PlanFinding[] {
+  const text = JSON.stringify(definition);
+  if (!/CSIMigrationAWS\s*=\s*false/i.test(text)) return [];
+  return [
+    {
+      severity: 'warning',
+      code: 'ebs-csi-migration-disabled',
+      message:
+        'the cluster sets CSIMigrationAWS=false to keep the in-tree EBS volume plugin, which does not work with the external provider (and is removed in 1.27)',
+      hint: 'install the aws-ebs-csi-driver and remove the CSIMigrationAWS=false feature gate before switching to the external provider',
+    },
+  ];
+}
+
+/** Flags that only one distribution understands are contradictions elsewhere. */
+export function rejectForeignOptions(distro: Distro, options: PlanOptions): void {
+  const foreign: [keyof PlanOptions, string, Distro][] = [
+    ['keepAwsNodeNaming', '--[no-]keep-aws-node-naming', 'rke2'],
+    ['useInstanceMetadataHostname', '--[no-]use-instance-metadata-hostname', 'rke'],
+    ['withNodeIpam', '--with-nodeipam', 'kubeadm'],
+  ];
+  for (const [key, flag, owner] of foreign) {
+    if (owner !== distro && options[key] !== undefined && options[key] !== false) {
+      throw new InputError(
+        'UP-PLAN-FLAG-DISTRO',
+        `${flag} applies to ${owner} clusters, and this is a ${distro} cluster`,
+        {
+          location: { field: flag, value: options[key] },
+          hint: `leave ${flag} out for ${distro}`,
+        },
+      );
+    }
+  }
+}

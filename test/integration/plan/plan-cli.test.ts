@@ -1,0 +1,148 @@
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { runCli } from '../../../src/cli/program.js';
+import '../../../src/cli/commands/index.js';
+import { recordingIo } from '../../../src/cli/io.js';
+import { migrationPlanSchema } from '../../../src/core/plan/plan-types.js';
+
+const EXAMPLES = new URL('../../../examples/', import.meta.url).pathname;
+
+function tmp(): string {
+  return mkdtempSync(join(os.tmpdir(), 'uproot-plan-'));
+}
+
+async function run(args: string[], cwd = tmp()) {
+  const io = recordingIo({ cwd });
+  const code = await runCli(['plan', ...args], io);
+  return { code, out: io.stdoutText, err: io.stderrText, cwd };
+}
+
+describe('uproot plan', () => {
+  it.each(['rke2', 'rke', 'rancher-rke', 'kubeadm'])(
+    'plans the built-in %s example from any directory',
+    async (name) => {
+      const { code, out, err } = await run(['--example', name]);
+      expect(err).toBe('');
+      expect(code).toBe(0);
+      expect(out).toContain('uproot plan:');
+      expect(out).toMatch(/Enable leader migration on kube-controller-manager/);
+    },
+  );
+
+  it('prints the plan document with -o json and -o yaml', async () => {
+    const json = await run(['--example', 'rke2', '-o', 'json']);
+    const plan = migrationPlanSchema.parse(JSON.parse(json.out));
+    expect(plan.distro).toBe('rke2');
+    expect(plan.artifacts.map((a) => a.path)).toContain('RUNBOOK.md');
+    const yaml = await run(['--example', 'kubeadm', '-o', 'yaml']);
+    expect(migrationPlanSchema.parse(parse(yaml.out)).distro).toBe('kubeadm');
+  });
+
+  it('writes every artifact with --out, then refreshes only its own files, with backups', async () => {
+    const cwd = tmp();
+    const first = await run(['--example', 'rke', '--out', 'out'], cwd);
+    expect(first.code).toBe(0);
+    expect(first.err).toMatch(/wrote \d+ file\(s\) to out/);
+    const out = join(cwd, 'out');
+    for (const f of [
+      'RUNBOOK.md',
+      'plan.json',
+      '.uproot-plan.json',
+      'ccm/values.yaml',
+      'steps/02-enable-leader-migration/rke-cluster.yml',
+    ])
+      expect(existsSync(join(out, f)), f).toBe(true);
+    expect(readFileSync(join(out, 'RUNBOOK.md'), 'utf8')).toContain(
+      'kubectl cordon -l "node-role.kubernetes.io/controlplane=true"',
+    );
+    writeFileSync(join(out, 'RUNBOOK.md'), 'edited by hand');
+    writeFileSync(join(out, 'my-notes.txt'), 'keep me');
+    const second = await run(['--example', 'rke', '--out', 'out'], cwd);
+    expect(second.code).toBe(0);
+    expect(readFileSync(join(out, '.uproot-backup/1/RUNBOOK.md'), 'utf8')).toBe('edited by hand');
+    expect(readFileSync(join(out, 'my-notes.txt'), 'utf8')).toBe('keep me');
+  });
+
+  it('refuses to write into a directory it did not write, and writes nothing', async () => {
+    const cwd = tmp();
+    mkdirSync(join(cwd, 'out'));
+    writeFileSync(join(cwd, 'out', 'cluster.yml'), 'mine');
+    const { code, err } = await run(['--example', 'rke', '--out', 'out'], cwd);
+    expect(code).toBe(2);
+    expect(err).toContain('UP-PLAN-OUT-NOT-EMPTY');
+    expect(readdirSync(join(cwd, 'out'))).toEqual(['cluster.yml']);
+  });
+
+  it('reports malformed YAML at its line and column, exit 2, nothing written', async () => {
+    const cwd = tmp();
+    writeFileSync(
+      join(cwd, 'cluster.yaml'),
+      'apiVersion: provisioning.cattle.io/v1\nkind: Cluster\nspec: [\n  a: b\n',
+    );
+    const { code, err } = await run(['--cluster-file', 'cluster.yaml', '--out', 'out'], cwd);
+    expect(code).toBe(2);
+    expect(err).toMatch(/UP-PLAN-YAML/);
+    expect(err).toMatch(/cluster\.yaml:\d+:\d+/);
+    expect(existsSync(join(cwd, 'out'))).toBe(false);
+  });
+
+  it('says which kinds it accepts when given something else', async () => {
+    const cwd = tmp();
+    writeFileSync(
+      join(cwd, 'deploy.yaml'),
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n',
+    );
+    const { code, err } = await run(['--cluster-file', 'deploy.yaml'], cwd);
+    expect(code).toBe(2);
+    expect(err).toContain('a Deployment (apps/v1)');
+    expect(err).toContain('kube-controller-manager static pod manifest');
+  });
+
+  it('refuses unknown and contradictory --distro, and versions that skip the migration', async () => {
+    const unknown = await run(['--example', 'rke2', '--distro', 'k3s']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain('UP-PLAN-DISTRO');
+    const contradiction = await run([
+      '--cluster-file',
+      join(EXAMPLES, 'rke2-cluster.yaml'),
+      '--distro',
+      'rke',
+    ]);
+    expect(contradiction.code).toBe(2);
+    expect(contradiction.err).toContain('UP-PLAN-DISTRO-MISMATCH');
+    const skip = await run(['--example', 'rke2', '--target-version', 'v1.28.15+rke2r1']);
+    expect(skip.code).toBe(2);
+    expect(skip.err).toContain('target 1.27 first');
+  });
+
+  it('exits 0 with a clear message when the cluster is already external', async () => {
+    const cwd = tmp();
+    const text = readFileSync(join(EXAMPLES, 'rke-cluster.yml'), 'utf8').replace(
+      'name: aws',
+      'name: external-aws',
+    );
+    writeFileSync(join(cwd, 'cluster.yml'), text);
+    const { code, out } = await run(['--cluster-file', 'cluster.yml'], cwd);
+    expect(code).toBe(0);
+    expect(out).toContain('Nothing to do');
+  });
+
+  it('reads a kubeadm manifests directory', async () => {
+    const cwd = tmp();
+    mkdirSync(join(cwd, 'manifests'));
+    writeFileSync(
+      join(cwd, 'manifests', 'kube-controller-manager.yaml'),
+      readFileSync(join(EXAMPLES, 'kube-controller-manager.yaml')),
+    );
+    writeFileSync(
+      join(cwd, 'manifests', 'etcd.yaml'),
+      'apiVersion: v1\nkind: Pod\nmetadata: {name: etcd}\nspec:\n  containers: [{name: etcd, image: registry.k8s.io/etcd:3.5.9-0}]\n',
+    );
+    const { code, out } = await run(['--cluster-file', 'manifests', '-o', 'json'], cwd);
+    expect(code).toBe(0);
+    expect(JSON.parse(out).steps.map((s: { id: string }) => s.id)).toContain('roll-control-plane');
+  });
+});
