@@ -2,3 +2,4 @@ export { buildReportModel, type ReportModel, type ReportStep, type ReportGate } 
 export { renderReportMarkdown } from './render-markdown.js';
 export { renderReportHtml } from './render-html.js';
 export { renderTimelineSvg } from './timeline-svg.js';
+export { journalOwnership } from './journal-ownership.js';

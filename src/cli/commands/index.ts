@@ -3,5 +3,21 @@
  */
 import { registerCommands } from '../program.js';
 import { registerLeaderMigrationCommands } from './leader-migration.js';
+import { registerMigrateCommand } from './migrate.js';
+import { registerPlanCommand } from './plan.js';
+import { registerPreflightCommand } from './preflight.js';
+import { registerRollbackCommand } from './rollback.js';
+import { registerSandboxCommands } from './sandbox.js';
+import { registerStatusCommand } from './status.js';
+import { registerVerifyCommand } from './verify.js';
 
-registerCommands(registerLeaderMigrationCommands);
+registerCommands(
+  registerLeaderMigrationCommands,
+  registerPlanCommand,
+  registerPreflightCommand,
+  registerSandboxCommands,
+  registerMigrateCommand,
+  registerRollbackCommand,
+  registerStatusCommand,
+  registerVerifyCommand,
+);

@@ -1,0 +1,144 @@
+/**
+ * Writes that never clobber: read the object, apply a pure transformation to what was read, PUT it with the
+ * read resourceVersion; on 409 Conflict (Rancher or a person changed it meanwhile) read again and re-apply,
+ * a bounded number of times. A transformation that leaves the object as it is makes no write at all, which is
+ * what makes re-applying a step after a crash safe.
+ */
+import { UprootError, ExitCode } from '../../errors/index.js';
+import { isKubeStatus } from './kube-client.js';
+import type { KubeObject, KubeObjects, ObjectKey } from './kube-objects.js';
+
+export type UpdateResult =
+  | { readonly type: 'unchanged'; readonly live: KubeObject }
+  | {
+      readonly type: 'updated';
+      readonly before: KubeObject;
+      readonly after: KubeObject;
+      readonly conflicts: number;
+    };
+
+export interface UpdateOptions {
+  /** 409s tolerated before giving up (default 8). */
+  readonly maxConflicts?: number;
+}
+
+export async function updateObject(
+  objects: KubeObjects,
+  ref: ObjectKey,
+  transform: (live: KubeObject) => KubeObject,
+  options: UpdateOptions = {},
+): Promise<UpdateResult> {
+  const maxConflicts = options.maxConflicts ?? 8;
+  for (let conflicts = 0; ; conflicts++) {
+    const live = await objects.get(ref);
+    if (!live) throw missingObject(ref);
+    const next = transform(structuredClone(live));
+    if (sameObject(live, next)) return { type: 'unchanged', live };
+    const body: KubeObject = {
+      ...next,
+      metadata: { ...next.metadata, resourceVersion: live.metadata?.resourceVersion },
+    };
+    try {
+      const after = await objects.replace(body);
+      return { type: 'updated', before: live, after, conflicts };
+    } catch (error) {
+      if (!isKubeStatus(error, 409) || conflicts + 1 >= maxConflicts) {
+        if (isKubeStatus(error, 409)) throw tooManyConflicts(ref, conflicts + 1);
+        throw error;
+      }
+    }
+  }
+}
+
+/** Equal as objects, whatever the key order (a transformation may rebuild maps). */
+export function sameObject(a: unknown, b: unknown): boolean {
+  return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(
+      Object.keys(value)
+        .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+        .sort()
+        .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
+    );
+  }
+  return value;
+}
+
+export function describeRef(ref: ObjectKey): string {
+  return `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
+}
+
+function missingObject(ref: ObjectKey): UprootError {
+  return new UprootError(
+    'UP-ENGINE-OBJECT-MISSING',
+    `${describeRef(ref)} (${ref.apiVersion}) does not exist`,
+    {
+      source: 'environment',
+      exitCode: ExitCode.failed,
+      hint: 'it was deleted since the plan was made; check the cluster, then run `uproot plan` again',
+    },
+  );
+}
+
+function tooManyConflicts(ref: ObjectKey, times: number): UprootError {
+  return new UprootError(
+    'UP-ENGINE-CONFLICT',
+    `${describeRef(ref)} changed under uproot ${times} times in a row; stopped without writing`,
+    {
+      source: 'environment',
+      exitCode: ExitCode.failed,
+      hint: 'something keeps rewriting it (a controller loop, or Rancher reconciling); wait for it to settle, then run `uproot migrate --resume`',
+    },
+  );
+}
+
+export interface SchedulingChange {
+  /** Every node the selector matched, with its state before. */
+  readonly nodes: readonly { readonly name: string; readonly unschedulable: boolean }[];
+  /** Nodes this call flipped. */
+  readonly flipped: readonly string[];
+}
+
+/** Lists the selected nodes (paged, no per-node GETs). */
+export async function nodeScheduling(
+  objects: KubeObjects,
+  selector: string,
+): Promise<{ name: string; unschedulable: boolean }[]> {
+  const nodes = await objects.list('v1', 'Node', { labelSelector: selector || undefined });
+  return nodes.map((n) => ({
+    name: n.metadata?.name ?? '',
+    unschedulable: (n.spec as { unschedulable?: boolean } | undefined)?.unschedulable === true,
+  }));
+}
+
+/**
+ * Cordons (true) or uncordons (false) nodes the way kubectl does: a strategic merge patch
+ * {"spec":{"unschedulable":true}} per node that is not already so ({"unschedulable":null} to uncordon).
+ * `only` limits the change to those node names (rollback touches only the nodes uproot flipped).
+ */
+export async function setSchedulable(
+  objects: KubeObjects,
+  selector: string,
+  unschedulable: boolean,
+  only?: readonly string[],
+): Promise<SchedulingChange> {
+  const nodes = await nodeScheduling(objects, selector);
+  const flipped: string[] = [];
+  for (const node of nodes) {
+    if (node.unschedulable === unschedulable) continue;
+    if (only && !only.includes(node.name)) continue;
+    try {
+      await objects.patch({ apiVersion: 'v1', kind: 'Node', name: node.name }, 'strategic', {
+        spec: { unschedulable: unschedulable ? true : null },
+      });
+      flipped.push(node.name);
+    } catch (error) {
+      if (!isKubeStatus(error, 404)) throw error; // a node deleted meanwhile needs nothing
+    }
+  }
+  return { nodes, flipped };
+}

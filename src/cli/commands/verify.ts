@@ -1,0 +1,77 @@
+/** `uproot verify`: prove the end state of the migration; exit 1 when any check fails. */
+import { Option } from 'commander';
+import type { CommandContext, CommandRegistrar } from '../program.js';
+import { parseOutputFormat, renderDocument } from '../output.js';
+import { RealClock } from '../../clock/index.js';
+import { DISTROS, type Distro } from '../../core/plan/plan-types.js';
+import { createAwsClients } from '../../adapters/aws/index.js';
+import { describeInstances } from '../../adapters/aws/ec2-reader.js';
+import { verify, type InstanceReader, type VerifyReport } from '../../toolkit/verify.js';
+import { addTargetOptions, hostOf, targetFlags, type TargetCliFlags } from './migrate.js';
+
+interface VerifyCliFlags extends TargetCliFlags {
+  region?: string;
+  distro?: Distro;
+  ccmDaemonset?: string;
+  output: string;
+}
+
+const MARK = { pass: '✓', fail: '✗', skip: '-' } as const;
+
+export function verifyText(report: VerifyReport): string {
+  const lines = report.checks.map(
+    (c) => `${MARK[c.status]} ${c.title}\n    ${c.detail}${c.fix ? `\n    fix: ${c.fix}` : ''}`,
+  );
+  return `${lines.join('\n')}\n${report.outcome === 'pass' ? 'Verified: the cluster runs on the aws-cloud-controller-manager.' : 'Not verified: see the failed checks above.'}\n`;
+}
+
+/** EC2 through the same SDK clients preflight uses (credentials and endpoints from the environment). */
+function ec2Instances(env: Readonly<Record<string, string | undefined>>): InstanceReader {
+  return async (region, ids) => {
+    const clients = createAwsClients({ region, env });
+    try {
+      return (await describeInstances(clients.ec2, 'instance-id', ids)).map((i) => ({
+        instanceId: i.instanceId,
+        availabilityZone: i.availabilityZone,
+        privateDnsName: i.privateDnsName,
+        state: i.state,
+      }));
+    } finally {
+      clients.destroy();
+    }
+  };
+}
+
+async function runVerify(opts: VerifyCliFlags, ctx: CommandContext): Promise<number> {
+  const format = parseOutputFormat(opts.output, ['text', 'json']);
+  const { report, exitCode } = await verify(
+    {
+      ...targetFlags(opts),
+      ...(opts.region ? { region: opts.region } : {}),
+      ...(opts.distro ? { distro: opts.distro } : {}),
+      ...(opts.ccmDaemonset ? { ccmDaemonSet: opts.ccmDaemonset } : {}),
+    },
+    hostOf(ctx.io),
+    { clock: new RealClock(), instances: ec2Instances(ctx.io.env) },
+  );
+  ctx.io.stdout(format === 'json' ? renderDocument(report, 'json') : verifyText(report));
+  return exitCode;
+}
+
+export const registerVerifyCommand: CommandRegistrar = (program, ctx) => {
+  const cmd = program
+    .command('verify')
+    .description(
+      'Prove the migration\u2019s end state (providerIDs, taints, CCM, KCM flags, load balancers, leases)',
+    );
+  addTargetOptions(cmd, false);
+  cmd
+    .option('--region <region>', 'AWS region of the instances (default AWS_REGION, then the nodes)')
+    .addOption(new Option('--distro <distro>', 'the distribution, when there is no journal').choices(DISTROS))
+    .option(
+      '--ccm-daemonset <ns/name>',
+      'the CCM DaemonSet (default from the plan, else kube-system/aws-cloud-controller-manager)',
+    )
+    .option('-o, --output <format>', 'text or json', 'text')
+    .action(ctx.run((opts: VerifyCliFlags) => runVerify(opts, ctx)));
+};

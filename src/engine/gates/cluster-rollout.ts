@@ -1,0 +1,47 @@
+/**
+ * `cluster-rolled-out`: Rancher finished rolling out a change to a provisioning.cattle.io/v1 Cluster. Read:
+ * metadata.generation and status.observedGeneration (Rancher has seen our spec), status.ready, and the
+ * conditions Ready, Provisioned and Updated (True when present) and Stalled (not True). For RKE the rollout is
+ * `rke up` itself, which the applier waited for; kubeadm's static pods are judged by control-plane-flags.
+ */
+import type { Distro } from '../../core/plan/plan-types.js';
+import type { ClusterObjectFacts } from './gate-facts.js';
+import { pass, wait, type GateVerdict } from './gate-verdict.js';
+
+const MUST_BE_TRUE = ['Ready', 'Provisioned', 'Updated'] as const;
+
+export function evaluateClusterRolledOut(
+  distro: Distro,
+  cluster: ClusterObjectFacts | undefined,
+  name: string,
+): GateVerdict {
+  if (distro === 'rke') return pass('`rke up` completed successfully for this step');
+  if (distro === 'kubeadm')
+    return pass('kubeadm has no cluster object; control-plane-flags checks the static pods');
+  if (!cluster) {
+    return wait(`the Rancher cluster ${name} was not found`, 'check --rancher-context and --cluster');
+  }
+  const fix = `follow the rollout in Rancher (Cluster Management > ${name}) or kubectl -n fleet-default get clusters.provisioning.cattle.io ${name} -o yaml`;
+  if (cluster.generation !== undefined && (cluster.observedGeneration ?? 0) < cluster.generation) {
+    return wait(
+      `Rancher has not observed the change yet (generation ${cluster.generation}, observed ${cluster.observedGeneration ?? 0})`,
+      fix,
+    );
+  }
+  const stalled = cluster.conditions.find((c) => c.type === 'Stalled' && c.status === 'True');
+  if (stalled)
+    return wait(`the cluster is stalled: ${stalled.message ?? stalled.reason ?? 'no message'}`, fix);
+  for (const type of MUST_BE_TRUE) {
+    const condition = cluster.conditions.find((c) => c.type === type);
+    if (condition && condition.status !== 'True') {
+      return wait(
+        `condition ${type} is ${condition.status}${condition.message ? `: ${condition.message}` : ''}`,
+        fix,
+      );
+    }
+  }
+  if (cluster.ready === false) return wait('status.ready is false', fix);
+  return pass(
+    `Rancher rolled out generation ${cluster.observedGeneration ?? cluster.generation ?? '?'} of ${name}`,
+  );
+}

@@ -1,0 +1,192 @@
+/**
+ * A gate is judged in two halves: `readGateSnapshot` reads the few facts the gate needs through a GateReader
+ * (I/O), and `evaluateGate` judges them (pure, tested with plain data).
+ */
+import type { Distro, Gate, ObjectRef } from '../../core/plan/plan-types.js';
+import { assertNever, InternalError } from '../../errors/index.js';
+import type { LeaseObservation, LoadBalancerRecord } from '../journal/journal-schema.js';
+import { evaluateRbacAllows, splitResource } from './access.js';
+import { evaluateClusterRolledOut } from './cluster-rollout.js';
+import { evaluateControlPlaneFlags } from './control-plane-flags.js';
+import { evaluateDaemonSetRollout } from './daemonset-rollout.js';
+import type {
+  AccessAnswer,
+  ClusterObjectFacts,
+  ComponentPodFacts,
+  DaemonSetFacts,
+  GateReader,
+  LeaseFacts,
+  NodeFacts,
+  ServiceFacts,
+} from './gate-facts.js';
+import { pass, type GateVerdict } from './gate-verdict.js';
+import { evaluateMigrationLeaseHeld, LEASE_NAMESPACE } from './lease-holder.js';
+import { evaluateLoadBalancersKept } from './load-balancers.js';
+import { evaluateNodesCordoned, evaluateNodesInitialized } from './node-gates.js';
+import { evaluateNoOwnershipOverlap, type OwnershipInference } from './ownership.js';
+
+export interface GateContext {
+  readonly distro: Distro;
+  /** Label selector of the control-plane nodes (distribution-specific). */
+  readonly controlPlaneSelector: string;
+  /** The Rancher provisioning Cluster, for cluster-rolled-out on RKE2. */
+  readonly clusterRef?: ObjectRef;
+  /** LoadBalancer services recorded before the first step. */
+  readonly baseline: readonly LoadBalancerRecord[];
+  /** The lease timeline observed so far (journal plus this run). */
+  readonly timeline: readonly LeaseObservation[];
+  readonly inference?: OwnershipInference;
+}
+
+export type GateSnapshot =
+  | { readonly type: 'daemonset-rolled-out'; readonly daemonSet: DaemonSetFacts | undefined }
+  | { readonly type: 'nodes-cordoned'; readonly nodes: readonly NodeFacts[] }
+  | { readonly type: 'migration-lease-held'; readonly leases: readonly LeaseFacts[] }
+  | {
+      readonly type: 'control-plane-flags';
+      readonly nodes: readonly NodeFacts[];
+      readonly pods: readonly ComponentPodFacts[];
+    }
+  | { readonly type: 'cluster-rolled-out'; readonly cluster: ClusterObjectFacts | undefined }
+  | { readonly type: 'nodes-initialized'; readonly nodes: readonly NodeFacts[] }
+  | { readonly type: 'load-balancers-kept'; readonly services: readonly ServiceFacts[] }
+  | { readonly type: 'no-ownership-overlap' }
+  | {
+      readonly type: 'rbac-allows';
+      readonly answers: readonly { readonly verb: string; readonly answer: AccessAnswer }[];
+    };
+
+export async function readGateSnapshot(
+  gate: Gate,
+  reader: GateReader,
+  ctx: GateContext,
+): Promise<GateSnapshot> {
+  switch (gate.type) {
+    case 'daemonset-rolled-out':
+      return { type: gate.type, daemonSet: await reader.daemonSet(gate.namespace, gate.name) };
+    case 'nodes-cordoned':
+      return { type: gate.type, nodes: await reader.nodes(gate.selector) };
+    case 'migration-lease-held':
+      return { type: gate.type, leases: await reader.leases(LEASE_NAMESPACE) };
+    case 'control-plane-flags':
+      if (ctx.distro === 'rke') return { type: gate.type, nodes: [], pods: [] };
+      return {
+        type: gate.type,
+        nodes: await reader.nodes(ctx.controlPlaneSelector),
+        pods: await reader.componentPods('kube-controller-manager'),
+      };
+    case 'cluster-rolled-out':
+      return {
+        type: gate.type,
+        cluster:
+          ctx.distro === 'rke2' && ctx.clusterRef ? await reader.clusterObject(ctx.clusterRef) : undefined,
+      };
+    case 'nodes-initialized':
+      return { type: gate.type, nodes: await reader.nodes() };
+    case 'load-balancers-kept':
+      return {
+        type: gate.type,
+        services: ctx.baseline.length > 0 ? await reader.loadBalancerServices() : [],
+      };
+    case 'no-ownership-overlap':
+      return { type: gate.type };
+    case 'rbac-allows': {
+      const { resource, group } = splitResource(gate.resource);
+      const answers = [];
+      for (const verb of gate.verbs) {
+        const answer = await reader.canI({
+          user: gate.user,
+          verb,
+          group,
+          resource,
+          namespace: gate.namespace,
+          name: gate.resourceName,
+        });
+        answers.push({ verb, answer });
+      }
+      return { type: gate.type, answers };
+    }
+    default:
+      return assertNever(gate, 'gate type');
+  }
+}
+
+/** Pure: the verdict of one look at a gate. */
+export function evaluateGate(gate: Gate, snapshot: GateSnapshot, ctx: GateContext, now: number): GateVerdict {
+  if (snapshot.type !== gate.type) throw mismatch(snapshot.type, gate.type);
+  switch (gate.type) {
+    case 'daemonset-rolled-out':
+      return evaluateDaemonSetRollout(snapshotOf(snapshot, gate.type).daemonSet, gate);
+    case 'nodes-cordoned':
+      return evaluateNodesCordoned(snapshotOf(snapshot, gate.type).nodes, gate.selector);
+    case 'migration-lease-held':
+      return evaluateMigrationLeaseHeld(snapshotOf(snapshot, gate.type).leases, gate, now);
+    case 'control-plane-flags': {
+      const s = snapshotOf(snapshot, gate.type);
+      return evaluateControlPlaneFlags(ctx.distro, s.nodes, s.pods, gate.expect, ctx.controlPlaneSelector);
+    }
+    case 'cluster-rolled-out':
+      return evaluateClusterRolledOut(
+        ctx.distro,
+        snapshotOf(snapshot, gate.type).cluster,
+        ctx.clusterRef?.name ?? '(unknown)',
+      );
+    case 'nodes-initialized':
+      return evaluateNodesInitialized(snapshotOf(snapshot, gate.type).nodes);
+    case 'load-balancers-kept':
+      if (ctx.baseline.length === 0)
+        return pass('no LoadBalancer services were recorded before the migration');
+      return evaluateLoadBalancersKept(ctx.baseline, snapshotOf(snapshot, gate.type).services);
+    case 'no-ownership-overlap':
+      return evaluateNoOwnershipOverlap(ctx.timeline, ctx.inference);
+    case 'rbac-allows':
+      return evaluateRbacAllows(gate, snapshotOf(snapshot, gate.type).answers);
+    default:
+      return assertNever(gate, 'gate type');
+  }
+}
+
+/** Narrows the snapshot to the gate's own type (checked against the gate at the top of evaluateGate). */
+function snapshotOf<T extends GateSnapshot['type']>(
+  snapshot: GateSnapshot,
+  type: T,
+): Extract<GateSnapshot, { type: T }> {
+  if (snapshot.type !== type) throw mismatch(snapshot.type, type);
+  return snapshot as Extract<GateSnapshot, { type: T }>;
+}
+
+function mismatch(snapshot: string, gate: string): InternalError {
+  return new InternalError(
+    `snapshot ${snapshot} given for gate ${gate}; this should not happen, please report it`,
+  );
+}
+
+/** Whether a gate has a deadline (every gate except the one-shot timeline check). */
+export function gateTimeoutSeconds(gate: Gate): number | undefined {
+  return 'timeoutSeconds' in gate ? gate.timeoutSeconds : undefined;
+}
+
+export function describeGate(gate: Gate): string {
+  switch (gate.type) {
+    case 'daemonset-rolled-out':
+      return `daemonset ${gate.namespace}/${gate.name} rolled out`;
+    case 'nodes-cordoned':
+      return `nodes ${gate.selector} cordoned`;
+    case 'migration-lease-held':
+      return `lease ${gate.leaseName} held by ${gate.by}`;
+    case 'control-plane-flags':
+      return `kube-controller-manager flags: --cloud-provider=${gate.expect.cloudProvider}, leader migration ${gate.expect.kcmLeaderMigration ? 'on' : 'off'}`;
+    case 'cluster-rolled-out':
+      return 'cluster rolled out';
+    case 'nodes-initialized':
+      return 'every node initialized (providerID, no uninitialized taint)';
+    case 'load-balancers-kept':
+      return 'load balancers kept';
+    case 'no-ownership-overlap':
+      return 'no controller ownership overlap';
+    case 'rbac-allows':
+      return `${gate.user} may ${gate.verbs.join('/')} ${gate.resource} ${gate.resourceName}`;
+    default:
+      return assertNever(gate, 'gate type');
+  }
+}

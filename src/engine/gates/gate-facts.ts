@@ -1,0 +1,95 @@
+/**
+ * The small snapshot gates are judged on, and the port that reads it. Objects are reduced to the fields the
+ * gates read. The Kubernetes implementation is src/adapters/kube/gate-reader.ts (lists are paged; nodes are
+ * never fetched one by one).
+ */
+import type { ObjectRef } from '../../core/plan/plan-types.js';
+
+export interface DaemonSetFacts {
+  readonly namespace: string;
+  readonly name: string;
+  readonly generation?: number;
+  readonly updateStrategyType?: string;
+  readonly observedGeneration?: number;
+  readonly desiredNumberScheduled: number;
+  readonly updatedNumberScheduled: number;
+  readonly numberAvailable: number;
+}
+
+export interface NodeFacts {
+  readonly name: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly unschedulable: boolean;
+  readonly providerID?: string;
+  readonly taints: readonly { readonly key: string; readonly effect: string; readonly value?: string }[];
+}
+
+export interface LeaseFacts {
+  readonly namespace: string;
+  readonly name: string;
+  readonly holderIdentity?: string;
+  readonly leaseDurationSeconds?: number;
+  /** RFC 3339 (MicroTime). */
+  readonly acquireTime?: string;
+  readonly renewTime?: string;
+  readonly leaseTransitions?: number;
+}
+
+export interface ComponentPodFacts {
+  readonly name: string;
+  readonly nodeName?: string;
+  readonly labels: Readonly<Record<string, string>>;
+  /** The component container's command followed by its args. */
+  readonly args: readonly string[];
+  readonly phase?: string;
+  /** The Ready condition; undefined when the pod reports none. */
+  readonly ready?: boolean;
+}
+
+export interface ClusterObjectFacts {
+  readonly generation?: number;
+  readonly observedGeneration?: number;
+  readonly ready?: boolean;
+  readonly conditions: readonly {
+    readonly type: string;
+    readonly status: string;
+    readonly reason?: string;
+    readonly message?: string;
+  }[];
+}
+
+export interface ServiceFacts {
+  readonly namespace: string;
+  readonly name: string;
+  readonly type: string;
+  readonly hostnames: readonly string[];
+  readonly ips: readonly string[];
+}
+
+export interface AccessQuestion {
+  readonly user: string;
+  readonly verb: string;
+  readonly group: string;
+  readonly resource: string;
+  readonly namespace: string;
+  readonly name: string;
+}
+
+export interface AccessAnswer {
+  readonly allowed: boolean;
+  readonly reason?: string;
+}
+
+export type ManagerComponent = 'kube-controller-manager' | 'cloud-controller-manager';
+
+export interface GateReader {
+  daemonSet(namespace: string, name: string): Promise<DaemonSetFacts | undefined>;
+  nodes(labelSelector?: string): Promise<NodeFacts[]>;
+  leases(namespace: string): Promise<LeaseFacts[]>;
+  /** kube-system pods of a controller manager (static pods of kubeadm and RKE2, the CCM DaemonSet's pods). */
+  componentPods(component: ManagerComponent): Promise<ComponentPodFacts[]>;
+  /** A Rancher provisioning Cluster (in the management cluster). */
+  clusterObject(ref: ObjectRef): Promise<ClusterObjectFacts | undefined>;
+  loadBalancerServices(): Promise<ServiceFacts[]>;
+  canI(question: AccessQuestion): Promise<AccessAnswer>;
+}

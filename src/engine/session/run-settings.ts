@@ -1,0 +1,134 @@
+/**
+ * The flags migrate and rollback share (how changes reach the cluster, gate deadlines), validated up front so
+ * bad input fails before anything is read or written.
+ */
+import { resolve } from 'node:path';
+import type { Clock, Random } from '../../clock/index.js';
+import type { StepId } from '../../core/plan/plan-types.js';
+import { parseCommandTemplate } from '../../adapters/process/command-template.js';
+import type { CommandRunner } from '../../adapters/process/run-command.js';
+import { InputError } from '../../errors/index.js';
+import type { StepTransforms } from '../appliers/applier-types.js';
+import type { EventSink } from '../events.js';
+import type { OwnershipInference } from '../gates/ownership.js';
+import type { ExecutionSettings } from './engine-wiring.js';
+
+export interface TargetFlags {
+  readonly kubeconfig?: string;
+  readonly context?: string;
+  /** Rancher's management cluster context (RKE2 under Rancher). */
+  readonly rancherContext?: string;
+  /** The provisioning Cluster: NAME or NAMESPACE/NAME (fleet-default by default). */
+  readonly cluster?: string;
+  /** An RKE cluster.yml (or another cluster definition file the plan reads). */
+  readonly clusterFile?: string;
+}
+
+export interface ExecutionFlags {
+  /** Multiplies every gate deadline (default 1). */
+  readonly gateTimeoutScale?: number;
+  readonly rkeBinary?: string;
+  readonly rkeTimeoutSeconds?: number;
+  readonly manifestsOut?: string;
+  readonly nodeCommand?: string;
+  readonly nodeDeleteCommand?: string;
+  readonly nodeCommandTimeoutSeconds?: number;
+  /** Steps whose manual actions a person has done (non-interactive confirmation). */
+  readonly manualDone?: readonly StepId[];
+}
+
+/** The terminal side of a run: where relative paths start, whether a person can answer. */
+export interface RunHost {
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly interactive: boolean;
+  confirm?(question: string): Promise<boolean>;
+  readonly signal?: AbortSignal;
+}
+
+export interface EngineDeps {
+  readonly clock: Clock;
+  readonly random?: Random;
+  readonly runner: CommandRunner;
+  readonly transforms?: StepTransforms;
+  readonly inference?: OwnershipInference;
+  readonly notify?: EventSink;
+}
+
+export function validateTargets(flags: TargetFlags): void {
+  if (flags.rancherContext && !flags.cluster) {
+    throw new InputError('UP-MIGRATE-FLAGS', '--rancher-context needs --cluster NAME', {
+      location: { field: '--cluster' },
+      hint: 'pass --cluster with the provisioning.cattle.io Cluster, e.g. --cluster prod or --cluster fleet-default/prod',
+    });
+  }
+  if (flags.cluster && !flags.rancherContext) {
+    throw new InputError(
+      'UP-MIGRATE-FLAGS',
+      '--cluster needs --rancher-context (the Rancher management cluster)',
+      {
+        location: { field: '--rancher-context' },
+        hint: "pass --rancher-context with the kubeconfig context of Rancher's local cluster",
+      },
+    );
+  }
+  if (flags.clusterFile && flags.rancherContext) {
+    throw new InputError('UP-MIGRATE-FLAGS', '--cluster-file and --rancher-context are alternatives', {
+      location: { field: '--cluster-file', value: flags.clusterFile },
+      hint: 'pass one source of the cluster definition',
+    });
+  }
+}
+
+function positive(value: number | undefined, field: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new InputError('UP-MIGRATE-FLAGS', `${field} must be a positive number, got ${value}`, {
+      location: { field, value },
+      hint: `e.g. ${field} ${fallback}`,
+    });
+  }
+  return value;
+}
+
+export function executionSettings(
+  flags: ExecutionFlags,
+  host: RunHost,
+  deps: EngineDeps,
+  extra: { readonly signal?: AbortSignal; readonly force?: boolean } = {},
+): ExecutionSettings {
+  const nodeTimeout = positive(flags.nodeCommandTimeoutSeconds, '--node-command-timeout', 120) * 1000;
+  return {
+    cwd: host.cwd,
+    clock: deps.clock,
+    ...(deps.random ? { random: deps.random } : {}),
+    ...(extra.signal ? { signal: extra.signal } : {}),
+    ...(deps.notify ? { notify: deps.notify } : {}),
+    confirm: host.interactive && host.confirm ? (q) => host.confirm!(q) : undefined,
+    manualDone: new Set(flags.manualDone ?? []),
+    ...(deps.transforms ? { transforms: deps.transforms } : {}),
+    runner: deps.runner,
+    rke: {
+      binary: flags.rkeBinary ?? 'rke',
+      timeoutMs: positive(flags.rkeTimeoutSeconds, '--rke-timeout', 3600) * 1000,
+    },
+    nodeFiles: {
+      timeoutMs: nodeTimeout,
+      ...(flags.manifestsOut ? { manifestsOut: resolve(host.cwd, flags.manifestsOut) } : {}),
+      ...(flags.nodeCommand
+        ? { nodeCommand: parseCommandTemplate(flags.nodeCommand, '--node-command', ['node', 'path']) }
+        : {}),
+      ...(flags.nodeDeleteCommand
+        ? {
+            nodeDeleteCommand: parseCommandTemplate(flags.nodeDeleteCommand, '--node-delete-command', [
+              'node',
+              'path',
+            ]),
+          }
+        : {}),
+    },
+    gateTimeoutScale: positive(flags.gateTimeoutScale, '--gate-timeout-scale', 1),
+    ...(deps.inference ? { inference: deps.inference } : {}),
+    ...(extra.force ? { force: true } : {}),
+  };
+}

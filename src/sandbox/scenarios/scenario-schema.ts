@@ -1,0 +1,201 @@
+import { z } from 'zod';
+
+/**
+ * A scenario: one kind of cluster on AWS, described as data, that the twin turns into a running sandbox.
+ * Every object is strict, so a misspelt field is reported with its line instead of being ignored. The
+ * format is documented field by field in docs/sandbox.md; keep the two in step.
+ */
+
+const k8sName = z
+  .string()
+  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be lower-case letters, digits and dashes (an RFC 1123 label)');
+
+const awsAction = z.string().regex(/^[a-z0-9-]+:[A-Za-z0-9*]+$/, 'must be an IAM action such as ec2:DescribeInstances');
+
+/** How nodes are named: what the OS hostname and instance metadata report, relative to EC2's private DNS name. */
+export const NAMING_MODES = ['ip-dns', 'short-hostname', 'custom-dhcp-domain', 'resource-name'] as const;
+export type NamingMode = (typeof NAMING_MODES)[number];
+
+const nodes = z
+  .object({
+    /** Control-plane nodes (RKE2: control-plane + etcd roles; RKE: controlplane + etcd; kubeadm: control plane). */
+    controlPlane: z.number().int().min(0).max(9).default(3),
+    /** Worker nodes. */
+    workers: z.number().int().min(0).max(10_000).default(3),
+  })
+  .strict();
+
+const naming = z
+  .object({
+    /**
+     * `ip-dns`: hostname = EC2 private DNS name (`ip-10-0-1-23.ec2.internal`), the healthy case.
+     * `short-hostname`: empty DHCP domain, the OS hostname is `ip-10-0-1-23` (IMDS still reports the full name).
+     * `custom-dhcp-domain`: a DHCP options domain, hostname and IMDS `hostname`/`local-hostname` are
+     * `ip-10-0-1-23.<dhcpDomain>` while EC2's private DNS name stays `….ec2.internal`.
+     * `resource-name`: resource-based hostnames (`i-0abc….ec2.internal`) as with EC2's resource-name naming.
+     */
+    mode: z.enum(NAMING_MODES).default('ip-dns'),
+    dhcpDomain: z
+      .string()
+      .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'must be a DNS domain such as corp.example.com')
+      .default('corp.example.com'),
+    /** RKE only: write `nodes[].hostname_override` (= the OS hostname) into cluster.yml, as custom clusters do. */
+    rkeHostnameOverride: z.boolean().default(false),
+  })
+  .strict();
+
+const aws = z
+  .object({
+    region: z
+      .string()
+      .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be a region such as us-east-1')
+      .default('us-east-1'),
+    vpcCidr: z.string().default('10.0.0.0/16'),
+    /** One subnet per zone; nodes are spread over them round-robin. */
+    availabilityZones: z.array(z.string().min(1)).min(1).max(6).optional(),
+    instanceType: z.string().default('m5.large'),
+    workerInstanceType: z.string().optional(),
+    /** `owned` or `shared`: the value of the `kubernetes.io/cluster/<clusterName>` tags. */
+    clusterTagValue: z.enum(['owned', 'shared']).default('owned'),
+    /** Check every AWS call against the caller's IAM policies (instance roles from IMDS). */
+    enforceIam: z.boolean().default(true),
+  })
+  .strict();
+
+const iam = z
+  .object({
+    /** Actions left out of seed 004's control-plane policy (an IAM gap the CCM or in-tree KCM will hit). */
+    controlPlaneMissingActions: z.array(awsAction).default([]),
+    /** Actions left out of seed 004's etcd/worker policy. */
+    workerMissingActions: z.array(awsAction).default([]),
+  })
+  .strict();
+
+const rbac = z
+  .object({
+    /**
+     * `granted`: the leader-locking roles already allow the migration lease (as after seed 003's patch).
+     * `missing`: the bootstrap roles only (a fresh cluster): migration elections get 403 Forbidden.
+     */
+    migrationLease: z.enum(['granted', 'missing']).default('granted'),
+  })
+  .strict();
+
+const loadBalancerService = z
+  .object({
+    name: k8sName,
+    namespace: k8sName.default('default'),
+    port: z.number().int().min(1).max(65535).default(80),
+    targetPort: z.number().int().min(1).max(65535).default(8080),
+  })
+  .strict();
+
+const persistentVolume = z
+  .object({
+    name: k8sName,
+    sizeGi: z.number().int().min(1).default(10),
+    /** `in-tree`: `spec.awsElasticBlockStore` (needs the EBS CSI driver from 1.27); `csi`: `ebs.csi.aws.com`. */
+    source: z.enum(['in-tree', 'csi']).default('in-tree'),
+    storageClassName: z.string().default('gp2'),
+  })
+  .strict();
+
+const storageClass = z
+  .object({
+    name: k8sName,
+    provisioner: z.string().default('kubernetes.io/aws-ebs'),
+    isDefault: z.boolean().default(false),
+  })
+  .strict();
+
+const workloads = z
+  .object({
+    loadBalancerServices: z.array(loadBalancerService).default([]),
+    persistentVolumes: z.array(persistentVolume).default([]),
+    storageClasses: z.array(storageClass).default([]),
+    /** Run the EBS CSI driver (DaemonSet `ebs-csi-node` in kube-system). */
+    ebsCsiDriver: z.boolean().default(false),
+  })
+  .strict();
+
+const defects = z
+  .object({
+    /** Resources created without the `kubernetes.io/cluster/<id>` tag. */
+    clusterTagMissingOn: z.array(z.enum(['instances', 'subnets', 'security-groups'])).default([]),
+    /** A second cluster-tagged security group attached to every node ("Multiple tagged security groups"). */
+    secondTaggedSecurityGroup: z.boolean().default(false),
+  })
+  .strict();
+
+const ccmChart = z
+  .object({
+    /**
+     * The aws-cloud-controller-manager chart's `valuesContent`, already installed before the migration (RKE2:
+     * a HelmChart in `spec.rkeConfig.additionalManifest`; RKE and kubeadm: a HelmChart in the cluster).
+     */
+    values: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+
+const timings = z
+  .object({
+    /** Rancher/RKE: seconds between control-plane nodes while rolling a change out. */
+    rolloutNodeDelaySeconds: z.number().min(0).default(10),
+    /** How long a component takes to restart after its flags change. */
+    componentRestartSeconds: z.number().min(0).default(2),
+    /** Kubelet node-lease renewal period (upstream: 10 s). */
+    nodeLeaseRenewSeconds: z.number().min(1).default(10),
+    /** kubeadm: how often the kubelet looks at its static pod manifests (upstream: 20 s). */
+    staticPodPollSeconds: z.number().min(1).default(5),
+  })
+  .strict();
+
+export const scenarioSchema = z
+  .object({
+    name: k8sName,
+    description: z.string().min(1),
+    /** `none` is the bare API server and AWS account (no nodes, no managers). */
+    distribution: z.enum(['none', 'rke2', 'rke', 'kubeadm']),
+    /** RKE2 `v1.26.15+rke2r1`, RKE `v1.26.15-rancher1-1`, kubeadm `v1.26.15`; a bare `1.26` gets the distro's suffix. */
+    kubernetesVersion: z.string().default('v1.26.15'),
+    /** Rancher's cluster name and the `kubernetes.io/cluster/<id>` tag id. */
+    clusterName: k8sName.default('sandbox'),
+    /** Seeds ids, uids and jitter, so a scenario replays identically. */
+    seed: z.number().int().min(0).default(1),
+    /** `in-tree`: every component runs with `--cloud-provider=aws` (the state before the migration). */
+    cloudProvider: z.enum(['in-tree', 'external']).default('in-tree'),
+    nodes: nodes.default({ controlPlane: 3, workers: 3 }),
+    naming: naming.default({ mode: 'ip-dns', dhcpDomain: 'corp.example.com', rkeHostnameOverride: false }),
+    aws: aws.default({
+      region: 'us-east-1',
+      vpcCidr: '10.0.0.0/16',
+      instanceType: 'm5.large',
+      clusterTagValue: 'owned',
+      enforceIam: true,
+    }),
+    iam: iam.default({ controlPlaneMissingActions: [], workerMissingActions: [] }),
+    rbac: rbac.default({ migrationLease: 'granted' }),
+    workloads: workloads.default({
+      loadBalancerServices: [],
+      persistentVolumes: [],
+      storageClasses: [],
+      ebsCsiDriver: false,
+    }),
+    defects: defects.default({ clusterTagMissingOn: [], secondTaggedSecurityGroup: false }),
+    ccm: ccmChart.optional(),
+    timings: timings.default({
+      rolloutNodeDelaySeconds: 10,
+      componentRestartSeconds: 2,
+      nodeLeaseRenewSeconds: 10,
+      staticPodPollSeconds: 5,
+    }),
+  })
+  .strict();
+
+/** What a scenario file or a test writes (defaults optional). */
+export type ScenarioInput = z.input<typeof scenarioSchema>;
+/** A validated scenario with every default filled in. */
+export type Scenario = z.output<typeof scenarioSchema>;
+export type Distribution = Scenario['distribution'];
+export type LoadBalancerServiceSpec = Scenario['workloads']['loadBalancerServices'][number];
+export type PersistentVolumeSpec = Scenario['workloads']['persistentVolumes'][number];

@@ -1,0 +1,61 @@
+import type { Clock } from '../../../clock/index.js';
+import type { Scenario } from '../../scenarios/index.js';
+import type { KubeObject } from '../kube/kube-types.js';
+import { R, resourceForKind, type TwinKube } from '../kube/twin-kube.js';
+import type { ClusterLayout } from '../layout/cluster-layout.js';
+import type { DistroVersion } from '../layout/versions.js';
+import {
+  initialProvisioningCluster,
+  RANCHER_NAMESPACE,
+  settledStatus,
+} from '../rke2/provisioning-cluster.js';
+import {
+  ebsCsiNodeDaemonSet,
+  grantMigrationLease,
+  kubeadmCcmRbac,
+  loadBalancerService,
+  storageObjects,
+} from './cluster-objects.js';
+import { controllerRbacObjects } from './controller-rbac.js';
+
+/**
+ * What the clusters hold before anything of the twin runs: the controllers' RBAC, the scenario's
+ * migration-lease grant, the kubeadm CCM identity, storage, the EBS CSI driver and the LoadBalancer
+ * Services downstream; Rancher's provisioning Cluster (settled at generation 1) in the management cluster.
+ */
+export function seedClusters(options: {
+  readonly scenario: Scenario;
+  readonly layout: ClusterLayout;
+  readonly version: DistroVersion;
+  readonly kube: TwinKube;
+  readonly managementKube: TwinKube | undefined;
+  readonly clock: Clock;
+}): { services: KubeObject[]; provisioningCluster: KubeObject | undefined } {
+  const { scenario, layout, kube, managementKube } = options;
+  for (const { resource, object } of controllerRbacObjects()) kube.ensure(resource, object);
+  if (scenario.rbac.migrationLease === 'granted') grantMigrationLease(kube);
+  if (scenario.distribution === 'kubeadm') {
+    for (const obj of kubeadmCcmRbac())
+      kube.ensure(resourceForKind(kube.store, obj.apiVersion!, obj.kind!)!, obj);
+  }
+  const zones = layout.subnets.map((s) => s.availabilityZone);
+  for (const { resource, object } of storageObjects(scenario, zones)) kube.ensure(resource, object);
+  if (scenario.workloads.ebsCsiDriver && layout.instances.length > 0)
+    kube.ensure(R.daemonsets, ebsCsiNodeDaemonSet());
+  const services = scenario.workloads.loadBalancerServices.map((s) =>
+    kube.ensure(R.services, loadBalancerService(s)),
+  );
+  if (!managementKube) return { services, provisioningCluster: undefined };
+  const provisioningCluster = initialProvisioningCluster(scenario, options.version);
+  managementKube.ensure(R.namespaces, {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: RANCHER_NAMESPACE },
+  });
+  managementKube.create(R.provisioningClusters, provisioningCluster);
+  managementKube.mutateStatus(R.provisioningClusters, RANCHER_NAMESPACE, scenario.clusterName, (draft) => {
+    draft.status = settledStatus(undefined, 1, options.clock.now());
+    return draft;
+  });
+  return { services, provisioningCluster };
+}

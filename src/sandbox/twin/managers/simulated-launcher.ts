@@ -1,0 +1,71 @@
+import type { Clock, Random } from '../../../clock/index.js';
+import type { LedgerEntry } from '../../../core/ownership/index.js';
+import type { AwsEmulator } from '../../aws/index.js';
+import { startSimulatedManager } from '../../managers/index.js';
+import type { ManagerLauncher } from './manager-launcher.js';
+
+/**
+ * The launcher a real twin uses: src/sandbox/managers' simulated KCM/CCM, talking HTTP to the downstream API
+ * server as its own identity and to the AWS emulator with the node's instance-role credentials (fetched as
+ * IMDS would hand them out), so RBAC and IAM gaps bite as on a real cluster.
+ */
+export interface SimulatedLauncherOptions {
+  readonly server: string;
+  readonly certificateAuthority: string | undefined;
+  readonly tokens: {
+    readonly 'kube-controller-manager': string;
+    readonly 'cloud-controller-manager': string;
+  };
+  /** kube-system service account name → token, for `--use-service-account-credentials`. */
+  readonly serviceAccountTokens: ReadonlyMap<string, string>;
+  readonly aws: AwsEmulator;
+  readonly clock: Clock;
+  readonly random: Random;
+  readonly ledger: { record(entry: LedgerEntry): void };
+}
+
+export function simulatedManagerLauncher(options: SimulatedLauncherOptions): ManagerLauncher {
+  return async (launch) => {
+    const { aws } = options;
+    const manager = startSimulatedManager({
+      component: launch.component,
+      nodeName: launch.nodeName,
+      args: launch.args,
+      kubernetesVersion: launch.kubernetesVersion,
+      kube: {
+        server: options.server,
+        token: options.tokens[launch.component],
+        certificateAuthority: options.certificateAuthority,
+        tokenFor: (serviceAccount) => options.serviceAccountTokens.get(serviceAccount),
+      },
+      aws: {
+        endpoint: aws.url,
+        region: aws.region,
+        instanceId: launch.instanceId,
+        credentials: async () => {
+          const c = aws.credentialsFor({ type: 'instance', instanceId: launch.instanceId });
+          return {
+            accessKeyId: c.accessKeyId,
+            secretAccessKey: c.secretAccessKey,
+            ...(c.sessionToken ? { sessionToken: c.sessionToken } : {}),
+          };
+        },
+      },
+      clock: options.clock,
+      random: options.random,
+      ledger: options.ledger,
+      readFile: launch.readFile,
+      onLog: launch.log,
+    });
+    return {
+      identity: manager.identity,
+      exited: manager.exited,
+      get running() {
+        return manager.running;
+      },
+      stop: async () => {
+        await manager.stop();
+      },
+    };
+  };
+}

@@ -1,0 +1,150 @@
+import type { Clock } from '../../../clock/index.js';
+import { UprootError } from '../../../errors/index.js';
+import { atLeast, parseKubernetesVersion } from '../../../core/kubernetes-version/index.js';
+import type { TwinKube } from '../kube/twin-kube.js';
+import { distroVersion, type DistroVersion } from '../layout/versions.js';
+import { configKey, type NodeConfig } from '../nodes/node-config.js';
+import type { NodeAgent } from '../nodes/node-agent.js';
+import { cordon, uncordon } from '../nodes/cordon.js';
+import { machineFor, parseRkeClusterYaml } from './rke-cluster-config.js';
+import { rkeNodeConfig } from './rke-node-config.js';
+
+/**
+ * `rke up` against the twin: reads cluster.yml, checks it as RKE does, and rolls the changed nodes
+ * (controlplane hosts one at a time: cordon, restart the changed components, uncordon; then workers in
+ * batches of 10%), logging in RKE's style. One run at a time, like RKE's state lock.
+ */
+
+export type RkeUpResult =
+  | { readonly ok: true; readonly log: readonly string[] }
+  | { readonly ok: false; readonly reason: string; readonly log: readonly string[] };
+
+export interface RkeUpOptions {
+  readonly agents: readonly NodeAgent[];
+  readonly kube: TwinKube;
+  readonly clock: Clock;
+  readonly rolloutDelayMs: number;
+  readonly log: (line: string) => void;
+}
+
+export class RkeUp {
+  private running = false;
+  private version: DistroVersion | undefined;
+
+  constructor(private readonly options: RkeUpOptions) {}
+
+  /** The configuration each machine gets from a cluster.yml (throws an InputError for a bad file). */
+  plan(text: string, file: string): { configs: Map<NodeAgent, NodeConfig>; version: DistroVersion } {
+    const cluster = parseRkeClusterYaml(text, file);
+    const raw = cluster.kubernetesVersion ?? this.version?.configured ?? 'v1.26.15-rancher1-1';
+    const version = distroVersion('rke', raw);
+    const parsed = parseKubernetesVersion(raw, 'kubernetes_version');
+    if (cluster.cloudProviderName === 'aws' && atLeast(parsed, 1, 27)) {
+      throw new UprootError('UP-RKE-UP', `Cloud provider aws is invalid for [${raw}]`, {
+        location: { file, field: 'cloud_provider.name', value: 'aws' },
+        hint: 'the in-tree AWS provider is gone in 1.27: migrate to external-aws first, then upgrade',
+      });
+    }
+    const configs = new Map<NodeAgent, NodeConfig>();
+    const instances = this.options.agents.map((a) => a.instance);
+    for (const entry of cluster.nodes) {
+      const instance = machineFor(entry, instances);
+      if (!instance) {
+        throw new UprootError(
+          'UP-RKE-UP',
+          `Failed to set up SSH tunneling for host [${entry.address}]: no such host in the sandbox`,
+          {
+            location: { file, field: 'nodes', value: entry.address },
+            hint: "list the twin's nodes by their addresses (see the cluster.yml the sandbox wrote)",
+          },
+        );
+      }
+      const agent = this.options.agents.find((a) => a.instance === instance)!;
+      configs.set(agent, rkeNodeConfig(cluster, entry, instance, version));
+    }
+    const missing = this.options.agents.filter((a) => !configs.has(a));
+    if (missing.length > 0) {
+      throw new UprootError(
+        'UP-RKE-UP',
+        `cluster.yml does not list host [${missing[0]!.instance.privateIp}]; removing nodes is not simulated`,
+        {
+          location: { file, field: 'nodes', value: missing[0]!.instance.privateIp },
+          hint: 'keep every node of the twin in cluster.yml',
+        },
+      );
+    }
+    return { configs, version };
+  }
+
+  /** Boot-time: remembers the version the cluster was built with. */
+  setVersion(version: DistroVersion): void {
+    this.version = version;
+  }
+
+  async up(text: string, file: string): Promise<RkeUpResult> {
+    const lines: string[] = [];
+    const started = this.options.clock.now();
+    const say = (level: 'INFO' | 'WARN' | 'FATA', line: string): void => {
+      const seconds = String(Math.floor((this.options.clock.now() - started) / 1000)).padStart(4, '0');
+      const formatted = `${level}[${seconds}] ${line}`;
+      lines.push(formatted);
+      this.options.log(`rke up: ${formatted}`);
+    };
+    if (this.running) {
+      return { ok: false, reason: 'another rke up is in progress on this cluster', log: lines };
+    }
+    this.running = true;
+    try {
+      say('INFO', 'Running RKE version: v1.5.10 (uproot sandbox)');
+      say('INFO', 'Initiating Kubernetes cluster');
+      let plan: ReturnType<RkeUp['plan']>;
+      try {
+        plan = this.plan(text, file);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        say('FATA', reason);
+        return { ok: false, reason, log: lines };
+      }
+      this.version = plan.version;
+      const changed = [...plan.configs].filter(
+        ([agent, config]) => configKey(agent.runningConfig) !== configKey(config),
+      );
+      const controlPlane = changed.filter(([a]) => a.instance.role === 'control-plane');
+      const workers = changed.filter(([a]) => a.instance.role !== 'control-plane');
+      say('INFO', `[controlplane] Processing controlplane hosts for upgrade 1 at a time`);
+      for (const [agent, config] of controlPlane) {
+        await this.roll(agent, config, 'controlplane', say);
+        if (this.options.rolloutDelayMs > 0) await this.options.clock.sleep(this.options.rolloutDelayMs);
+      }
+      say('INFO', `[controlplane] Successfully upgraded Controller Plane..`);
+      const batch = Math.max(1, Math.ceil(workers.length * 0.1));
+      if (workers.length > 0) say('INFO', `[worker] Upgrading Worker Plane..`);
+      for (let i = 0; i < workers.length; i += batch) {
+        await Promise.all(
+          workers.slice(i, i + batch).map(([agent, config]) => this.roll(agent, config, 'worker', say)),
+        );
+      }
+      say('INFO', 'Finished building Kubernetes cluster successfully');
+      return { ok: true, log: lines };
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async roll(
+    agent: NodeAgent,
+    config: NodeConfig,
+    plane: string,
+    say: (level: 'INFO', line: string) => void,
+  ): Promise<void> {
+    const host = agent.instance.privateIp;
+    const before = agent.nodeName;
+    if (before) cordon(this.options.kube, before);
+    say('INFO', `[${plane}] Upgrading ${plane} host [${host}]`);
+    await agent.apply(config);
+    const after = agent.nodeName;
+    if (after) uncordon(this.options.kube, after);
+    if (before && before !== after) uncordon(this.options.kube, before);
+    say('INFO', `[${plane}] Finished upgrading ${plane} host [${host}]`);
+  }
+}

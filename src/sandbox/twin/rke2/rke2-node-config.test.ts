@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import type { InstanceLayout } from '../layout/cluster-layout.js';
+import { distroVersion } from '../layout/versions.js';
+import { flagsOf } from '../nodes/node-config.js';
+import { kubeletNodeName } from '../nodes/node-name.js';
+import { mergeFlags, rke2NodeConfig } from './rke2-node-config.js';
+
+const instance = (role: InstanceLayout['role'], hostname = 'ip-10-0-0-10'): InstanceLayout => ({
+  index: 0,
+  role,
+  instanceId: 'i-0123456789abcdef0',
+  privateIp: '10.0.0.10',
+  privateDnsName: 'ip-10-0-0-10.ec2.internal',
+  availabilityZone: 'us-east-1a',
+  subnetIndex: 0,
+  instanceType: 'm5.large',
+  hostname,
+  imdsHostname: 'ip-10-0-0-10.ec2.internal',
+  imdsLocalHostname: 'ip-10-0-0-10.ec2.internal',
+  machineName: 'demo-cp-0',
+});
+const version = distroVersion('rke2', 'v1.26.15+rke2r1');
+const cp = { 'rke.cattle.io/control-plane-role': 'true' };
+const role = (label: string) => ({ matchExpressions: [{ key: label, operator: 'In', values: ['true'] }] });
+
+function kcmFlags(rkeConfig: unknown): string[] {
+  const pod = rke2NodeConfig({ rkeConfig, instance: instance('control-plane'), version }).staticPods.find(
+    (p) => p.component === 'kube-controller-manager',
+  )!;
+  return flagsOf(pod);
+}
+
+describe('RKE2 machine configuration → component flags', () => {
+  it('cloud-provider-name: aws passes the in-tree flags and names the node from instance metadata', () => {
+    const config = rke2NodeConfig({
+      rkeConfig: { machineGlobalConfig: { 'cloud-provider-name': 'aws' } },
+      instance: instance('control-plane'),
+      version,
+    });
+    expect(config.kubelet.cloudProvider).toBe('aws');
+    expect(config.kubelet.hostnameOverride).toBe('ip-10-0-0-10.ec2.internal');
+    expect(kcmFlags({ machineGlobalConfig: { 'cloud-provider-name': 'aws' } })).toContain(
+      '--cloud-provider=aws',
+    );
+    expect(config.labels).toMatchObject({ 'node-role.kubernetes.io/control-plane': 'true', ...cp });
+    expect(config.taints).toEqual([
+      { key: 'node-role.kubernetes.io/control-plane', value: 'true', effect: 'NoSchedule' },
+    ]);
+  });
+
+  it("seed 002 step 1 adds --enable-leader-migration to the control plane's KCM only", () => {
+    const rkeConfig = {
+      machineGlobalConfig: { 'cloud-provider-name': 'aws' },
+      machineSelectorConfig: [
+        {
+          config: { 'kube-controller-manager-arg': ['enable-leader-migration'] },
+          machineLabelSelector: role('rke.cattle.io/control-plane-role'),
+        },
+      ],
+    };
+    expect(kcmFlags(rkeConfig)).toContain('--enable-leader-migration=true');
+    expect(rke2NodeConfig({ rkeConfig, instance: instance('worker'), version }).staticPods).toEqual([]);
+  });
+
+  it('seed 004 per-role overrides keep aws naming but run everything external', () => {
+    const rkeConfig = {
+      machineGlobalConfig: { 'cloud-provider-name': 'aws' },
+      machineSelectorConfig: [
+        {
+          config: {
+            'disable-cloud-controller': true,
+            'kube-apiserver-arg': ['cloud-provider=external'],
+            'kube-controller-manager-arg': ['cloud-provider=external'],
+            'kubelet-arg': ['cloud-provider=external'],
+          },
+          machineLabelSelector: role('rke.cattle.io/control-plane-role'),
+        },
+      ],
+    };
+    const config = rke2NodeConfig({
+      rkeConfig,
+      instance: instance('control-plane', 'ip-10-0-0-10'),
+      version,
+    });
+    expect(config.kubelet.cloudProvider).toBe('external');
+    expect(kubeletNodeName(config.kubelet, instance('control-plane', 'ip-10-0-0-10'))).toBe(
+      'ip-10-0-0-10.ec2.internal',
+    );
+    expect(kcmFlags(rkeConfig)).toContain('--cloud-provider=external');
+    expect(kcmFlags(rkeConfig).filter((f) => f.startsWith('--cloud-provider='))).toHaveLength(1);
+  });
+
+  it('cloud-provider-name: external names the node after its hostname (short hostnames break here)', () => {
+    const config = rke2NodeConfig({
+      rkeConfig: { machineGlobalConfig: { 'cloud-provider-name': 'external' } },
+      instance: instance('worker', 'ip-10-0-0-10'),
+      version,
+    });
+    expect(config.kubelet.cloudProvider).toBe('external');
+    expect(kubeletNodeName(config.kubelet, instance('worker', 'ip-10-0-0-10'))).toBe('ip-10-0-0-10');
+  });
+
+  it('the in-tree kubelet names the node after EC2 whatever the hostname', () => {
+    expect(kubeletNodeName({ cloudProvider: 'aws', hostnameOverride: 'whatever' }, instance('worker'))).toBe(
+      'ip-10-0-0-10.ec2.internal',
+    );
+  });
+
+  it('mergeFlags replaces flags of the same name and appends new ones', () => {
+    expect(mergeFlags(['--a=1', '--b=2'], ['b=3', 'c', '--d=4'])).toEqual([
+      '--a=1',
+      '--b=3',
+      '--c=true',
+      '--d=4',
+    ]);
+  });
+});

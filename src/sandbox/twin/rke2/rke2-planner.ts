@@ -1,0 +1,196 @@
+import type { Clock } from '../../../clock/index.js';
+import type { EventRecorder } from '../events/event-recorder.js';
+import { involvedObjectOf } from '../events/event-recorder.js';
+import type { ManifestApplier } from '../helm/manifest-applier.js';
+import { parseManifests } from '../helm/manifest-applier.js';
+import { isRecord, metaOf, type KubeObject } from '../kube/kube-types.js';
+import { R, type TwinKube } from '../kube/twin-kube.js';
+import { distroVersion, type DistroVersion } from '../layout/versions.js';
+import { configKey, type NodeConfig } from '../nodes/node-config.js';
+import type { NodeAgent } from '../nodes/node-agent.js';
+import type { NodeFleet } from '../nodes/node-fleet.js';
+import { WorkQueue } from '../runtime/work-queue.js';
+import { reconcilingStatus, settledStatus, stalledStatus } from './provisioning-cluster.js';
+import { rke2NodeConfig } from './rke2-node-config.js';
+import { cordon, uncordon } from '../nodes/cordon.js';
+
+/**
+ * Rancher's RKE2 planner, simulated: it watches the provisioning Cluster in the management API, applies
+ * `spec.rkeConfig.additionalManifest` to the downstream cluster, computes every machine's plan
+ * (machineGlobalConfig + matching machineSelectorConfig → component flags, `spec.kubernetesVersion`), and
+ * rolls changed plans out one control-plane node at a time (cordon, restart what changed, uncordon, wait the
+ * configured delay), then workers. The Cluster's status tracks it (see provisioning-cluster.ts).
+ */
+
+export interface Rke2PlannerOptions {
+  readonly management: TwinKube;
+  readonly downstream: TwinKube;
+  readonly fleet: NodeFleet;
+  readonly clock: Clock;
+  readonly events: EventRecorder;
+  readonly applier: ManifestApplier;
+  readonly clusterName: string;
+  readonly namespace: string;
+  readonly rolloutDelayMs: number;
+  readonly log: (line: string) => void;
+}
+
+export class Rke2Planner {
+  private readonly queue: WorkQueue<string>;
+  private unsubscribe: (() => void) | undefined;
+  private appliedManifest: string | undefined;
+  private stopped = false;
+
+  constructor(private readonly options: Rke2PlannerOptions) {
+    this.queue = new WorkQueue(
+      options.clock,
+      () => this.reconcile(),
+      (_key, error) => options.log(`rke2 planner: ${error instanceof Error ? error.message : String(error)}`),
+      { tracked: false },
+    );
+  }
+
+  start(): void {
+    const { management, clusterName, namespace } = this.options;
+    this.unsubscribe = management.watch(R.provisioningClusters, (event) => {
+      if (metaOf(event.object).name !== clusterName || event.namespace !== namespace) return;
+      if (
+        event.type !== 'DELETED' &&
+        event.prev &&
+        JSON.stringify(event.prev.spec) === JSON.stringify(event.object.spec)
+      )
+        return;
+      this.queue.add('cluster');
+    });
+    this.queue.add('cluster');
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.unsubscribe?.();
+    this.queue.close();
+  }
+
+  idle(): Promise<void> {
+    return this.queue.idle();
+  }
+
+  /** The plan every machine should run for a Cluster object. */
+  desiredConfigs(cluster: KubeObject): Map<NodeAgent, NodeConfig> {
+    const spec = isRecord(cluster.spec) ? cluster.spec : {};
+    const version = this.versionOf(spec);
+    const out = new Map<NodeAgent, NodeConfig>();
+    for (const agent of this.options.fleet.all()) {
+      out.set(agent, rke2NodeConfig({ rkeConfig: spec.rkeConfig, instance: agent.instance, version }));
+    }
+    return out;
+  }
+
+  private versionOf(spec: Record<string, unknown>): DistroVersion {
+    return distroVersion(
+      'rke2',
+      typeof spec.kubernetesVersion === 'string' ? spec.kubernetesVersion : 'v1.26.15+rke2r1',
+    );
+  }
+
+  private cluster(): KubeObject | undefined {
+    return this.options.management.get(
+      R.provisioningClusters,
+      this.options.namespace,
+      this.options.clusterName,
+    );
+  }
+
+  private writeStatus(
+    status: (previous: unknown, generation: number, now: number) => Record<string, unknown>,
+  ): void {
+    const { management, namespace, clusterName, clock } = this.options;
+    management.mutateStatus(R.provisioningClusters, namespace, clusterName, (draft) => {
+      draft.status = status(draft.status, metaOf(draft).generation ?? 1, clock.now());
+      return draft;
+    });
+  }
+
+  private async reconcile(): Promise<void> {
+    const { clock, log, rolloutDelayMs } = this.options;
+    for (;;) {
+      if (this.stopped) return;
+      const cluster = this.cluster();
+      if (!cluster) return;
+      const spec = isRecord(cluster.spec) ? cluster.spec : {};
+      const rkeConfig = isRecord(spec.rkeConfig) ? spec.rkeConfig : {};
+      try {
+        this.versionOf(spec);
+      } catch (error) {
+        this.writeStatus((p, g, n) =>
+          stalledStatus(p, g, n, error instanceof Error ? error.message : String(error)),
+        );
+        return;
+      }
+      this.applyAdditionalManifest(
+        cluster,
+        typeof rkeConfig.additionalManifest === 'string' ? rkeConfig.additionalManifest : '',
+      );
+      const desired = this.desiredConfigs(cluster);
+      const pending = [...desired].filter(
+        ([agent, config]) => configKey(agent.runningConfig) !== configKey(config),
+      );
+      if (pending.length === 0) {
+        this.writeStatus(settledStatus);
+        return;
+      }
+      const controlPlane = pending.filter(([agent]) => agent.instance.role === 'control-plane');
+      const batch =
+        controlPlane.length > 0
+          ? controlPlane.slice(0, 1)
+          : pending.slice(0, workerConcurrency(rkeConfig, pending.length));
+      const kind = controlPlane.length > 0 ? 'control plane' : 'worker';
+      const names = batch.map(([agent]) => agent.instance.machineName).join(',');
+      this.writeStatus((p, g, n) => reconcilingStatus(p, g, n, `configuring ${kind} node(s) ${names}`));
+      log(`rke2 planner: configuring ${kind} node(s) ${names}`);
+      await Promise.all(batch.map(([agent, config]) => this.rollNode(agent, config)));
+      if (rolloutDelayMs > 0) await clock.sleep(rolloutDelayMs);
+    }
+  }
+
+  private async rollNode(agent: NodeAgent, config: NodeConfig): Promise<void> {
+    const { downstream } = this.options;
+    const before = agent.nodeName;
+    if (before) cordon(downstream, before);
+    const result = await agent.apply(config);
+    const after = agent.nodeName;
+    if (after) {
+      uncordon(downstream, after);
+      if (before && before !== after) uncordon(downstream, before);
+    }
+    this.options.log(
+      `rke2 planner: ${agent.instance.machineName} applied (kubelet ${result.kubeletRestarted ? 'restarted' : 'unchanged'}; pods restarted: ${result.restartedPods.join(', ') || 'none'})`,
+    );
+  }
+
+  private applyAdditionalManifest(cluster: KubeObject, text: string): void {
+    if (this.appliedManifest === text) return;
+    this.appliedManifest = text;
+    const { objects, errors } = parseManifests(text);
+    const result = this.options.applier.apply('rke2-additional-manifest', objects);
+    const all = [...errors, ...result.errors];
+    if (all.length > 0) {
+      this.options.events.record(
+        involvedObjectOf(cluster),
+        'Warning',
+        'AdditionalManifestFailed',
+        all.join('; '),
+        { component: 'rke2-planner' },
+      );
+      this.options.log(`rke2 planner: additionalManifest: ${all.join('; ')}`);
+    }
+  }
+}
+
+function workerConcurrency(rkeConfig: Record<string, unknown>, pending: number): number {
+  const strategy = isRecord(rkeConfig.upgradeStrategy) ? rkeConfig.upgradeStrategy : {};
+  const raw = String(strategy.workerConcurrency ?? '1');
+  const pct = /^(\d+)%$/.exec(raw);
+  const n = pct ? Math.ceil((Number(pct[1]) / 100) * pending) : Number.parseInt(raw, 10);
+  return Math.max(1, Number.isFinite(n) ? n : 1);
+}

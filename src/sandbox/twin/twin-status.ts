@@ -1,0 +1,106 @@
+import { isRecord, metaOf } from './kube/kube-types.js';
+import { R, type TwinKube } from './kube/twin-kube.js';
+import type { NodeFleet } from './nodes/node-fleet.js';
+import type { PodRunner } from './nodes/pod-runner.js';
+
+/** A summary of a running twin for `uproot sandbox status` and the control endpoint. */
+export interface TwinStatus {
+  readonly scenario: string;
+  readonly distribution: string;
+  readonly kubernetesVersion: string;
+  readonly time: string;
+  readonly nodes: {
+    readonly machines: number;
+    readonly registered: number;
+    readonly ready: number;
+    readonly withProviderId: number;
+    readonly uninitialized: number;
+    readonly cordoned: number;
+  };
+  readonly managers: readonly {
+    readonly node: string;
+    readonly component: string;
+    readonly identity: string | undefined;
+    readonly state: string;
+    readonly restarts: number;
+  }[];
+  readonly leases: Readonly<Record<string, string | undefined>>;
+  readonly cluster?: {
+    readonly observedGeneration: unknown;
+    readonly generation: unknown;
+    readonly conditions: unknown;
+  };
+}
+
+const LEASES = ['kube-controller-manager', 'cloud-controller-manager', 'cloud-provider-extraction-migration'];
+
+export function twinStatus(input: {
+  readonly scenario: string;
+  readonly distribution: string;
+  readonly kubernetesVersion: string;
+  readonly kube: TwinKube;
+  readonly fleet: NodeFleet;
+  readonly pods: PodRunner;
+  readonly managementCluster?: Record<string, unknown> | undefined;
+}): TwinStatus {
+  const { kube, fleet } = input;
+  const nodes = kube.list(R.nodes);
+  let ready = 0;
+  let withProviderId = 0;
+  let uninitialized = 0;
+  let cordoned = 0;
+  for (const node of nodes) {
+    const spec = isRecord(node.spec) ? node.spec : {};
+    const status = isRecord(node.status) ? node.status : {};
+    const conditions = Array.isArray(status.conditions)
+      ? (status.conditions as { type?: string; status?: string }[])
+      : [];
+    if (conditions.some((c) => c.type === 'Ready' && c.status === 'True')) ready++;
+    if (typeof spec.providerID === 'string' && spec.providerID) withProviderId++;
+    if (
+      Array.isArray(spec.taints) &&
+      (spec.taints as { key?: string }[]).some(
+        (t) => t.key === 'node.cloudprovider.kubernetes.io/uninitialized',
+      )
+    )
+      uninitialized++;
+    if (spec.unschedulable === true) cordoned++;
+  }
+  const managers = [
+    ...fleet
+      .all()
+      .flatMap((a) => a.managers().map((m) => ({ node: a.nodeName ?? a.instance.machineName, ...m }))),
+    ...input.pods.managers().map((m) => ({
+      node: m.nodeName,
+      component: `cloud-controller-manager (${m.pod})`,
+      identity: m.identity,
+      state: m.state,
+      restarts: m.restarts,
+    })),
+  ];
+  const leases: Record<string, string | undefined> = {};
+  for (const name of LEASES) {
+    const lease = kube.get(R.leases, 'kube-system', name);
+    leases[name] = (lease?.spec as { holderIdentity?: string } | undefined)?.holderIdentity;
+  }
+  const mc = input.managementCluster;
+  return {
+    scenario: input.scenario,
+    distribution: input.distribution,
+    kubernetesVersion: input.kubernetesVersion,
+    time: new Date(kube.clock.now()).toISOString(),
+    nodes: { machines: fleet.size, registered: nodes.length, ready, withProviderId, uninitialized, cordoned },
+    managers,
+    leases,
+    ...(mc
+      ? {
+          cluster: {
+            generation: metaOf(mc as never).generation,
+            observedGeneration: (mc.status as { observedGeneration?: unknown } | undefined)
+              ?.observedGeneration,
+            conditions: (mc.status as { conditions?: unknown } | undefined)?.conditions,
+          },
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,193 @@
+/**
+ * Where migrate's plan and the distribution's transformations come from by default: a reviewed plan file
+ * (`uproot plan -o json`), the live Rancher provisioning Cluster, or the cluster file(s); the planners'
+ * pure `applyStep`/`applyStepToText` for re-applying steps; and preflight's verdict.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
+import { parse as parseYaml, stringify } from 'yaml';
+import type { Clock } from '../clock/index.js';
+import { PLANNERS } from '../core/distros/detect.js';
+import { stepOptionsFromPlan } from '../core/distros/distro.js';
+import type { SourceFile } from '../core/distros/shared/yaml-source.js';
+import { planClusterFiles } from '../core/plan/plan-cluster.js';
+import { migrationPlanSchema, type MigrationPlan } from '../core/plan/plan-types.js';
+import { InputError, UprootError } from '../errors/index.js';
+import type { StepTransforms } from '../engine/appliers/applier-types.js';
+import { isRecord, type JsonRecord } from '../engine/object-diff/json.js';
+import type { Clusters } from '../engine/session/cluster-access.js';
+import { parseRancherCluster } from '../engine/session/journal-location.js';
+import type { MigrateOptions, PreflightVerdict } from './migrate.js';
+import { preflight } from './preflight.js';
+
+export interface PlanSourceOptions {
+  /** A plan produced by `uproot plan -o json` (reviewed beforehand). */
+  readonly planFile?: string;
+  readonly ccmImageTag?: string;
+}
+
+function readText(path: string, field: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new InputError(
+      'UP-MIGRATE-FILE',
+      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      {
+        location: { file: path, field },
+        hint: 'check the path',
+      },
+    );
+  }
+}
+
+export function readPlanFile(path: string): MigrationPlan {
+  const text = readText(path, '--plan');
+  let value: unknown;
+  try {
+    value = parseYaml(text);
+  } catch (error) {
+    throw new InputError(
+      'UP-MIGRATE-PLAN',
+      `${path} is not JSON or YAML: ${error instanceof Error ? error.message.split('\n')[0] : ''}`,
+      {
+        location: { file: path, field: '--plan' },
+        hint: 'pass the output of `uproot plan -o json`',
+      },
+    );
+  }
+  const parsed = migrationPlanSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new InputError(
+      'UP-MIGRATE-PLAN',
+      `${path} is not an uproot plan: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''}`,
+      {
+        location: { file: path, field: issue?.path.join('.') ?? '' },
+        hint: 'generate it with `uproot plan --cluster-file ... -o json` from the same uproot version',
+      },
+    );
+  }
+  return parsed.data;
+}
+
+function clusterFiles(path: string): SourceFile[] {
+  let isDir = false;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch {
+    // readText reports a missing file with its path
+  }
+  const paths = isDir
+    ? readdirSync(path)
+        .filter((f) => ['.yaml', '.yml', '.json'].includes(extname(f)))
+        .sort()
+        .map((f) => join(path, f))
+    : [path];
+  return paths.map((p) => ({ path: p, text: readText(p, '--cluster-file') }));
+}
+
+/** The default plan builder: --plan, the live Rancher Cluster, or --cluster-file. */
+export function planFromSources(cwd: string, sources: PlanSourceOptions = {}) {
+  return async (input: {
+    readonly options: MigrateOptions;
+    readonly clusters: Clusters;
+  }): Promise<MigrationPlan> => {
+    const { options, clusters } = input;
+    const request = {
+      ...(options.targetVersion ? { targetVersion: options.targetVersion } : {}),
+      ...(sources.ccmImageTag ? { ccmImageTag: sources.ccmImageTag } : {}),
+    };
+    if (sources.planFile) return readPlanFile(resolve(cwd, sources.planFile));
+    if (options.rancherContext && options.cluster && clusters.management) {
+      const ref = parseRancherCluster(options.cluster);
+      const live = await clusters.management.get({
+        apiVersion: 'provisioning.cattle.io/v1',
+        kind: 'Cluster',
+        ...ref,
+      });
+      if (!live) {
+        throw new InputError(
+          'UP-MIGRATE-CLUSTER',
+          `the Rancher cluster ${ref.namespace}/${ref.name} does not exist`,
+          {
+            location: { field: '--cluster', value: options.cluster },
+            hint: 'list them with kubectl --context <rancher> get clusters.provisioning.cattle.io -A',
+          },
+        );
+      }
+      const { status: _status, ...object } = live;
+      if (isRecord(object.metadata)) delete object.metadata.managedFields;
+      const text = stringify(object, { lineWidth: 0 });
+      return planClusterFiles(
+        [{ path: `clusters.provisioning.cattle.io/${ref.namespace}/${ref.name}`, text }],
+        { ...request, distro: 'rke2' },
+      ).plan;
+    }
+    if (options.clusterFile)
+      return planClusterFiles(clusterFiles(resolve(cwd, options.clusterFile)), request).plan;
+    throw new InputError('UP-MIGRATE-SOURCE', 'migrate needs the cluster definition to plan from', {
+      location: { field: '--cluster-file / --rancher-context --cluster / --plan' },
+      hint: 'RKE2 under Rancher: --rancher-context CTX --cluster NAME; RKE or kubeadm: --cluster-file FILE; or a reviewed --plan plan.json',
+    });
+  };
+}
+
+/** The planner's transformations for a plan; a planner refusing an object it does not handle yields to the patch. */
+export function plannerTransforms(plan: MigrationPlan): StepTransforms {
+  const planner = PLANNERS[plan.distro];
+  const options = stepOptionsFromPlan(plan);
+  const quietly = <T>(work: () => T): T | undefined => {
+    try {
+      return work();
+    } catch (error) {
+      if (UprootError.is(error) && error.source === 'user') return undefined;
+      throw error;
+    }
+  };
+  return {
+    object: (stepId, current) => {
+      const out = quietly(() => planner.applyStep(stepId, current, options));
+      return isRecord(out) ? (out as JsonRecord) : undefined;
+    },
+    text: (stepId, text) => quietly(() => planner.applyStepToText(stepId, text, options)),
+  };
+}
+
+/** Runs preflight (src/toolkit/preflight.ts) and keeps what migrate needs: the outcome and the failures. */
+export function preflightVerdict(
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+  clock: Clock,
+) {
+  return async (options: MigrateOptions): Promise<PreflightVerdict> => {
+    const { report } = await preflight({
+      ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}),
+      ...(options.context ? { context: options.context } : {}),
+      ...(options.rancherContext ? { rancherContext: options.rancherContext } : {}),
+      ...(options.cluster ? { cluster: options.cluster } : {}),
+      ...(options.clusterFile ? { clusterFile: options.clusterFile } : {}),
+      ...(options.targetVersion ? { targetVersion: options.targetVersion } : {}),
+      env,
+      cwd,
+      clock,
+    });
+    return {
+      outcome: report.outcome,
+      failures: report.checks
+        .filter((c) => c.status === 'fail')
+        .map(
+          (c) =>
+            `${c.title}: ${c.message}${c.status === 'fail' && c.fixes[0] ? ` (fix: ${describeFix(c.fixes[0])})` : ''}`,
+        ),
+    };
+  };
+}
+
+function describeFix(fix: unknown): string {
+  if (isRecord(fix)) {
+    for (const key of ['summary', 'description', 'title', 'message'])
+      if (typeof fix[key] === 'string') return fix[key];
+  }
+  return 'see `uproot preflight`';
+}

@@ -1,0 +1,365 @@
+/**
+ * `uproot migrate` as a library call: preflight → plan → confirm → execute step by step behind gates, with the
+ * journal in the cluster and the migration lock held; or, with `resume`, continue the journaled plan exactly
+ * where it stopped. Every I/O dependency can be injected (tests pass the sandbox and recording callbacks).
+ */
+import { resolve } from 'node:path';
+import { RealClock, systemRandom, type Clock, type Random } from '../clock/index.js';
+import type { MigrationPlan, StepId } from '../core/plan/plan-types.js';
+import { ExitCode, InputError } from '../errors/index.js';
+import { ProcessRunner, type CommandRunner } from '../adapters/process/run-command.js';
+import { KubeGateReader } from '../adapters/kube/gate-reader.js';
+import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
+import type { StepTransforms } from '../engine/appliers/applier-types.js';
+import type { EventSink } from '../engine/events.js';
+import type { OwnershipInference } from '../engine/gates/ownership.js';
+import type { Journal, LoadBalancerRecord } from '../engine/journal/journal-schema.js';
+import { addRun, createJournal, journalPhase } from '../engine/journal/journal-transitions.js';
+import { nextAction, type NextAction } from '../engine/next-action.js';
+import { runPlan, type RunResult } from '../engine/run-plan.js';
+import { sanitizePlan } from '../engine/sanitize.js';
+import { kubeconfigConnect, type Clusters, type Connect } from '../engine/session/cluster-access.js';
+import { wireExecution } from '../engine/session/engine-wiring.js';
+import { clusterRefOf, journalLocationFor, parseRancherCluster } from '../engine/session/journal-location.js';
+import { newRunId, openLockedJournal } from '../engine/session/locked-journal.js';
+import {
+  executionSettings,
+  validateTargets,
+  type ExecutionFlags,
+  type RunHost,
+  type TargetFlags,
+} from '../engine/session/run-settings.js';
+import { planFromSources, plannerTransforms, preflightVerdict } from './migrate-sources.js';
+
+export interface MigrateOptions extends TargetFlags, ExecutionFlags {
+  readonly targetVersion?: string;
+  /** Show the plan (or, with resume, what would happen next) and change nothing. */
+  readonly dryRun?: boolean;
+  /** Do not ask for confirmation (required when not at a terminal). */
+  readonly yes?: boolean;
+  /** Continue the journaled migration. */
+  readonly resume?: boolean;
+  /** Stop once this step is verified. */
+  readonly until?: StepId;
+  readonly skipPreflight?: boolean;
+  /** Where the local journal copy goes (default <cwd>/.uproot). */
+  readonly stateDir?: string;
+}
+
+export interface PreflightVerdict {
+  readonly outcome: 'pass' | 'warn' | 'fail';
+  /** One line per failed check, with its fix. */
+  readonly failures: readonly string[];
+}
+
+export interface MigrateDeps {
+  readonly clock?: Clock;
+  readonly random?: Random;
+  /** Connects to the clusters (default: the kubeconfig). */
+  readonly connect?: Connect;
+  /** Runs preflight (the CLI passes src/toolkit/preflight.ts); without one, preflight is skipped with a note. */
+  readonly preflight?: (options: MigrateOptions) => Promise<PreflightVerdict>;
+  /** Builds the plan for a fresh migration. */
+  readonly buildPlan: (input: {
+    readonly options: MigrateOptions;
+    readonly clusters: Clusters;
+  }) => Promise<MigrationPlan>;
+  /** The distribution's pure step transformations for a plan (default: the planners'). */
+  readonly transformsFor?: (plan: MigrationPlan) => StepTransforms;
+  readonly runner?: CommandRunner;
+  readonly inference?: OwnershipInference;
+  readonly onEvent?: EventSink;
+  /** Called with the plan before confirmation, so the caller can show it. */
+  readonly onPlan?: (
+    plan: MigrationPlan,
+    context: { readonly resumed: boolean; readonly journal?: Journal },
+  ) => void;
+  readonly runId?: string;
+}
+
+export type MigrateOutcome =
+  | { readonly type: 'dry-run'; readonly plan: MigrationPlan; readonly next?: NextAction }
+  | { readonly type: 'nothing-to-do'; readonly reason: string; readonly plan?: MigrationPlan }
+  | { readonly type: 'already-completed'; readonly journal: Journal }
+  | { readonly type: 'declined' }
+  | { readonly type: 'preflight-failed'; readonly failures: readonly string[] }
+  | {
+      readonly type: 'ran';
+      readonly result: RunResult;
+      readonly lockLost?: Error;
+      readonly tookOverFrom?: string;
+    };
+
+export interface MigrateResult {
+  readonly outcome: MigrateOutcome;
+  readonly exitCode: ExitCode;
+}
+
+export async function migrate(
+  options: MigrateOptions,
+  host: RunHost,
+  deps: MigrateDeps,
+): Promise<MigrateResult> {
+  validateTargets(options);
+  if (!options.dryRun && !options.yes && !(host.interactive && host.confirm)) {
+    throw new InputError('UP-MIGRATE-CONFIRM', 'refusing to change the cluster without a confirmation', {
+      location: { field: '--yes' },
+      hint: 'run it at a terminal to confirm the plan, pass --yes to confirm in advance, or --dry-run to only see the plan',
+    });
+  }
+  const clock = deps.clock ?? new RealClock();
+  const random = deps.random ?? systemRandom;
+  const clusters = (deps.connect ?? kubeconfigConnect({ env: host.env, clock, random }))(options);
+  const rancher = options.cluster ? parseRancherCluster(options.cluster) : undefined;
+  const location = journalLocationFor(rancher);
+  const journalObjects = location.api === 'management' ? clusters.management! : clusters.downstream;
+  const stateDir = resolve(host.cwd, options.stateDir ?? '.uproot');
+
+  const withDefaults: MigrateDeps = {
+    ...deps,
+    buildPlan: deps.buildPlan ?? planFromSources(host.cwd),
+    preflight: deps.preflight ?? preflightVerdict(host.cwd, host.env, clock),
+  };
+  if (options.dryRun) {
+    return dryRun(options, clusters, new ConfigMapJournalStore(journalObjects, location), withDefaults);
+  }
+
+  const runId = deps.runId ?? newRunId(random);
+  const session = await openLockedJournal({
+    objects: journalObjects,
+    location,
+    runId,
+    clock,
+    stateDir,
+    purpose: `uproot migrate${options.resume ? ' --resume' : ''}`,
+    ...(host.signal ? { signal: host.signal } : {}),
+  });
+  try {
+    const existing = await session.store.load();
+    const start = await startingJournal(options, host, withDefaults, {
+      existing,
+      clusters,
+      location,
+      runId,
+      clock,
+    });
+    if ('outcome' in start) return start;
+    requireManagement(start.journal.plan, clusters);
+    const journal = await session.store.save(start.journal);
+    const settings = executionSettings(
+      options,
+      host,
+      {
+        clock,
+        random,
+        runner: deps.runner ?? new ProcessRunner(clock),
+        transforms: (deps.transformsFor ?? plannerTransforms)(journal.plan),
+        ...opt('inference', deps.inference),
+        ...opt('notify', deps.onEvent),
+      },
+      { signal: session.signal },
+    );
+    const execution = wireExecution(journal.plan, clusters, settings);
+    const result = await runPlan(
+      journal.plan,
+      journal,
+      { ...execution, clock, saveJournal: (j) => session.store.save(j), ...opt('notify', deps.onEvent) },
+      { signal: session.signal, ...opt('until', options.until) },
+    );
+    const lockLost = session.lockLost();
+    return {
+      outcome: {
+        type: 'ran',
+        result,
+        ...opt('lockLost', lockLost),
+        ...opt('tookOverFrom', session.tookOverFrom),
+      },
+      exitCode: lockLost ? ExitCode.badInput : exitCodeOf(result),
+    };
+  } finally {
+    await session.release();
+  }
+}
+
+/** A plan that edits Rancher's provisioning Cluster needs the management cluster. */
+function requireManagement(plan: MigrationPlan, clusters: Clusters): void {
+  const ref = clusterRefOf(plan);
+  if (ref?.api === 'management' && !clusters.management) {
+    throw new InputError(
+      'UP-MIGRATE-NO-RANCHER',
+      `the plan edits the Rancher cluster ${ref.namespace ?? ''}/${ref.name} in the management cluster`,
+      {
+        location: { field: '--rancher-context' },
+        hint: `pass --rancher-context with the context of Rancher's local cluster and --cluster ${ref.name}`,
+      },
+    );
+  }
+}
+
+function opt<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+export function exitCodeOf(result: RunResult): ExitCode {
+  switch (result.type) {
+    case 'completed':
+    case 'stopped':
+      return ExitCode.ok;
+    case 'gate-failed':
+    case 'waiting-for-person':
+      return ExitCode.failed;
+    case 'apply-failed':
+      return result.error.exitCode;
+    case 'interrupted':
+      return ExitCode.aborted;
+    case 'rolled-back':
+      return ExitCode.badInput;
+  }
+}
+
+type Start = { readonly journal: Journal } | MigrateResult;
+
+/** Decides from the journal found whether to start, resume, or stop before touching anything. */
+async function startingJournal(
+  options: MigrateOptions,
+  host: RunHost,
+  deps: MigrateDeps,
+  ctx: {
+    readonly existing: Journal | undefined;
+    readonly clusters: Clusters;
+    readonly location: ReturnType<typeof journalLocationFor>;
+    readonly runId: string;
+    readonly clock: Clock;
+  },
+): Promise<Start> {
+  const { existing, clock } = ctx;
+  const phase = existing ? journalPhase(existing) : undefined;
+  const run = {
+    runId: ctx.runId,
+    command: 'migrate' as const,
+    startedAt: new Date(clock.now()).toISOString(),
+    resumed: !!options.resume,
+  };
+  if (existing && phase?.type === 'completed') {
+    return { outcome: { type: 'already-completed', journal: existing }, exitCode: ExitCode.ok };
+  }
+  const unfinished =
+    existing &&
+    (phase?.type === 'in-progress' || phase?.type === 'rolling-back' || phase?.type === 'not-started');
+  if (options.resume) {
+    if (!existing || !unfinished) {
+      throw new InputError(
+        'UP-MIGRATE-NOTHING-TO-RESUME',
+        existing
+          ? 'the journaled migration was rolled back; there is nothing to resume'
+          : 'there is no migration journal to resume',
+        {
+          location: { field: '--resume' },
+          hint: 'run `uproot migrate` without --resume to start a migration',
+        },
+      );
+    }
+    if (phase?.type === 'rolling-back') {
+      throw new InputError('UP-MIGRATE-ROLLING-BACK', 'a rollback of this migration is in progress', {
+        location: { field: '--resume' },
+        hint: 'finish it with `uproot rollback` first',
+      });
+    }
+    deps.onPlan?.(existing.plan, { resumed: true, journal: existing });
+    if (!(await confirmed(options, host, `Continue the migration of ${existing.cluster.name}?`))) {
+      return { outcome: { type: 'declined' }, exitCode: ExitCode.aborted };
+    }
+    return { journal: addRun(existing, run, clock.now()) };
+  }
+  if (unfinished && phase?.type !== 'not-started') {
+    throw new InputError(
+      'UP-MIGRATE-IN-PROGRESS',
+      `a migration of ${existing.cluster.name} is already in progress (${describePhase(phase)})`,
+      {
+        location: { field: '--resume' },
+        hint: 'continue it with `uproot migrate --resume`, or undo it with `uproot rollback`; see `uproot status`',
+      },
+    );
+  }
+  if (!options.skipPreflight && deps.preflight) {
+    const verdict = await deps.preflight(options);
+    if (verdict.outcome === 'fail') {
+      return { outcome: { type: 'preflight-failed', failures: verdict.failures }, exitCode: ExitCode.failed };
+    }
+  }
+  const plan = await deps.buildPlan!({ options, clusters: ctx.clusters });
+  if (plan.outcome.type === 'nothing-to-do') {
+    return { outcome: { type: 'nothing-to-do', reason: plan.outcome.reason, plan }, exitCode: ExitCode.ok };
+  }
+  if (options.until && !plan.steps.some((s) => s.id === options.until)) {
+    throw new InputError('UP-MIGRATE-UNTIL', `--until ${options.until}: the plan has no such step`, {
+      location: { field: '--until', value: options.until },
+      hint: `use one of: ${plan.steps.map((s) => s.id).join(', ')}`,
+    });
+  }
+  deps.onPlan?.(plan, { resumed: false });
+  if (!(await confirmed(options, host, `Apply this plan to ${plan.cluster.name}?`))) {
+    return { outcome: { type: 'declined' }, exitCode: ExitCode.aborted };
+  }
+  const loadBalancers = await recordLoadBalancers(ctx.clusters);
+  const journal = createJournal({
+    plan: sanitizePlan(plan),
+    location: ctx.location,
+    run,
+    loadBalancers,
+    now: clock.now(),
+  });
+  // A new migration replaces a finished (rolled back) journal: continue its revision count.
+  return { journal: { ...journal, revision: existing?.revision ?? 0 } };
+}
+
+async function confirmed(options: MigrateOptions, host: RunHost, question: string): Promise<boolean> {
+  if (options.yes) return true;
+  if (!host.interactive || !host.confirm) return false;
+  return host.confirm(question);
+}
+
+function describePhase(phase: ReturnType<typeof journalPhase> | undefined): string {
+  if (!phase) return 'unknown';
+  return phase.type === 'in-progress' ? `step ${phase.step} is ${phase.state}` : phase.type;
+}
+
+/** The LoadBalancer services and their ingress before the first step (the load-balancers-kept baseline). */
+export async function recordLoadBalancers(clusters: Clusters): Promise<LoadBalancerRecord[]> {
+  const services = await new KubeGateReader(clusters.downstream, clusters.management).loadBalancerServices();
+  return services.map((s) => ({
+    namespace: s.namespace,
+    name: s.name,
+    hostnames: [...s.hostnames],
+    ips: [...s.ips],
+  }));
+}
+
+async function dryRun(
+  options: MigrateOptions,
+  clusters: Clusters,
+  store: ConfigMapJournalStore,
+  deps: MigrateDeps,
+): Promise<MigrateResult> {
+  const existing = await store.load();
+  if (options.resume) {
+    if (!existing) {
+      throw new InputError('UP-MIGRATE-NOTHING-TO-RESUME', 'there is no migration journal to resume', {
+        location: { field: '--resume' },
+        hint: 'run `uproot migrate --dry-run` without --resume to see a new plan',
+      });
+    }
+    deps.onPlan?.(existing.plan, { resumed: true, journal: existing });
+    return {
+      outcome: {
+        type: 'dry-run',
+        plan: existing.plan,
+        next: nextAction(existing, opt('until', options.until)),
+      },
+      exitCode: ExitCode.ok,
+    };
+  }
+  const plan = await deps.buildPlan!({ options, clusters });
+  deps.onPlan?.(plan, { resumed: false, ...opt('journal', existing) });
+  return { outcome: { type: 'dry-run', plan }, exitCode: ExitCode.ok };
+}

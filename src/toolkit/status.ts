@@ -1,0 +1,241 @@
+/**
+ * `uproot status` as a library call: the journal (from the cluster, or the local copy when the cluster cannot
+ * be read), the current step and what comes next, who holds the managers' leases and the migration lock, and
+ * the ownership timeline. Read-only. `watchStatus` repeats it on the injected clock until aborted.
+ */
+import { readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { RealClock, systemRandom, type Clock, type Random } from '../clock/index.js';
+import type { StepId } from '../core/plan/plan-types.js';
+import { UprootError } from '../errors/index.js';
+import { JournalMirror } from '../adapters/files/journal-mirror.js';
+import { leaseFacts } from '../adapters/kube/gate-reader.js';
+import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
+import type { KubeObjects } from '../adapters/kube/kube-objects.js';
+import { decideLock, type LockLease } from '../engine/lock/lock-decision.js';
+import { LEASE_NAMESPACE } from '../engine/gates/lease-holder.js';
+import { watchedLeases, DEFAULT_MIGRATION_LEASE } from '../engine/gates/gate-runner.js';
+import {
+  leaseOverlapInference,
+  type OwnershipInference,
+  type OwnershipOverlap,
+} from '../engine/gates/ownership.js';
+import type { Journal, LeaseObservation, StepRecord } from '../engine/journal/journal-schema.js';
+import { journalPhase, type JournalPhase } from '../engine/journal/journal-transitions.js';
+import { nextAction, type NextAction } from '../engine/next-action.js';
+import { kubeconfigConnect, type Connect } from '../engine/session/cluster-access.js';
+import { journalLocationFor, lockNameFor, parseRancherCluster } from '../engine/session/journal-location.js';
+import { validateTargets, type RunHost, type TargetFlags } from '../engine/session/run-settings.js';
+
+export const STATUS_SCHEMA_VERSION = 'uproot.dev/status/v1';
+
+export interface StatusOptions extends TargetFlags {
+  readonly stateDir?: string;
+}
+
+export interface StatusStep {
+  readonly id: StepId;
+  readonly title: string;
+  readonly state: StepRecord['state'];
+  /** When the step last changed state. */
+  readonly at?: string;
+  /** Why it failed, and what to do. */
+  readonly reason?: string;
+  readonly fix?: string;
+}
+
+export interface LeaseHolder {
+  readonly name: string;
+  readonly holder: string;
+  readonly renewedSecondsAgo?: number;
+}
+
+export interface StatusReport {
+  readonly schemaVersion: typeof STATUS_SCHEMA_VERSION;
+  readonly readAt: string;
+  /** Where the journal came from. */
+  readonly source: 'cluster' | 'local-copy' | 'none';
+  readonly where: string;
+  /** Why the cluster could not be read, when the local copy is shown. */
+  readonly clusterError?: string;
+  readonly cluster?: { readonly name: string; readonly distro: string };
+  readonly phase: JournalPhase | { readonly type: 'no-migration' };
+  readonly next?: NextAction;
+  readonly steps: readonly StatusStep[];
+  readonly leases: readonly LeaseHolder[];
+  readonly lock?: { readonly holder: string; readonly renewedSecondsAgo: number; readonly expired: boolean };
+  readonly timeline: readonly LeaseObservation[];
+  readonly overlaps: readonly OwnershipOverlap[];
+}
+
+export interface StatusDeps {
+  readonly clock?: Clock;
+  readonly random?: Random;
+  readonly connect?: Connect;
+  readonly inference?: OwnershipInference;
+}
+
+function stepsOf(journal: Journal): StatusStep[] {
+  return journal.steps.map((record) => {
+    const title = journal.plan.steps.find((s) => s.id === record.id)?.title ?? record.id;
+    const base = { id: record.id, title, state: record.state };
+    switch (record.state) {
+      case 'pending':
+        return base;
+      case 'applying':
+        return { ...base, at: record.startedAt };
+      case 'applied':
+      case 'verifying':
+        return { ...base, at: record.appliedAt };
+      case 'verified':
+        return { ...base, at: record.verifiedAt };
+      case 'failed':
+        return { ...base, at: record.failedAt, reason: record.reason, fix: record.fix };
+      case 'rolled-back':
+        return { ...base, at: record.rolledBackAt };
+    }
+  });
+}
+
+const secondsSince = (now: number, time: string | undefined): number | undefined => {
+  const t = time ? Date.parse(time) : NaN;
+  return Number.isNaN(t) ? undefined : Math.max(0, Math.round((now - t) / 1000));
+};
+
+/** The local copy when the cluster cannot be read: the named cluster's, or the only one there is. */
+function localCopy(stateDir: string, name: string | undefined): Journal | undefined {
+  if (name) return new JournalMirror(stateDir, name).read();
+  let dirs: string[];
+  try {
+    dirs = readdirSync(stateDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
+  } catch {
+    return undefined;
+  }
+  return dirs.length === 1 ? new JournalMirror(stateDir, dirs[0]!).read() : undefined;
+}
+
+export async function status(
+  options: StatusOptions,
+  host: RunHost,
+  deps: StatusDeps = {},
+): Promise<StatusReport> {
+  validateTargets(options);
+  const clock = deps.clock ?? new RealClock();
+  const random = deps.random ?? systemRandom;
+  const clusters = (deps.connect ?? kubeconfigConnect({ env: host.env, clock, random }))(options);
+  const rancher = options.cluster ? parseRancherCluster(options.cluster) : undefined;
+  const location = journalLocationFor(rancher);
+  const objects = location.api === 'management' ? clusters.management! : clusters.downstream;
+  const store = new ConfigMapJournalStore(objects, location);
+  const stateDir = resolve(host.cwd, options.stateDir ?? '.uproot');
+
+  let journal: Journal | undefined;
+  let source: StatusReport['source'] = 'none';
+  let where = store.where;
+  let clusterError: string | undefined;
+  try {
+    journal = await store.load();
+    if (journal) source = 'cluster';
+  } catch (error) {
+    if (!UprootError.is(error) || error.code === 'UP-JOURNAL-CORRUPT') throw error;
+    clusterError = error.message;
+    journal = localCopy(stateDir, rancher?.name);
+    if (journal) {
+      source = 'local-copy';
+      where = new JournalMirror(stateDir, journal.cluster.name).path;
+    }
+  }
+  const now = clock.now();
+  const live = clusterError
+    ? { leases: [], lock: undefined }
+    : await readLive(clusters.downstream, objects, location, journal, now);
+  const timeline = journal?.leaseTimeline ?? [];
+  return {
+    schemaVersion: STATUS_SCHEMA_VERSION,
+    readAt: new Date(now).toISOString(),
+    source,
+    where,
+    ...(clusterError ? { clusterError } : {}),
+    ...(journal ? { cluster: journal.cluster } : {}),
+    phase: journal ? journalPhase(journal) : { type: 'no-migration' },
+    ...(journal ? { next: nextAction(journal) } : {}),
+    steps: journal ? stepsOf(journal) : [],
+    leases: live.leases,
+    ...(live.lock ? { lock: live.lock } : {}),
+    timeline: timeline.slice(-50),
+    overlaps: (deps.inference ?? leaseOverlapInference)(timeline),
+  };
+}
+
+async function readLive(
+  downstream: KubeObjects,
+  journalObjects: KubeObjects,
+  location: ReturnType<typeof journalLocationFor>,
+  journal: Journal | undefined,
+  now: number,
+): Promise<{ leases: LeaseHolder[]; lock: StatusReport['lock'] }> {
+  const watched = journal
+    ? watchedLeases(journal)
+    : new Set(['kube-controller-manager', 'cloud-controller-manager', DEFAULT_MIGRATION_LEASE]);
+  const leases = (await downstream.list('coordination.k8s.io/v1', 'Lease', { namespace: LEASE_NAMESPACE }))
+    .map(leaseFacts)
+    .filter((l) => watched.has(l.name))
+    .map((l) => {
+      const ago = secondsSince(now, l.renewTime);
+      return {
+        name: l.name,
+        holder: l.holderIdentity ?? '',
+        ...(ago !== undefined ? { renewedSecondsAgo: ago } : {}),
+      };
+    });
+  const lockLease = await journalObjects.get({
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    namespace: location.namespace,
+    name: lockNameFor(location),
+  });
+  const spec = lockLease?.spec as LockLease | undefined;
+  let lock: StatusReport['lock'];
+  if (spec?.holderIdentity) {
+    const decision = decideLock(spec, '', now);
+    lock = {
+      holder: spec.holderIdentity,
+      renewedSecondsAgo: secondsSince(now, spec.renewTime) ?? 0,
+      expired: decision.type !== 'held',
+    };
+  }
+  return { leases, lock };
+}
+
+/** Reports every `intervalMs` on the clock until `signal` aborts; resolves with the last report. */
+export async function watchStatus(
+  options: StatusOptions,
+  host: RunHost,
+  deps: StatusDeps & { readonly intervalMs?: number },
+  onReport: (report: StatusReport) => void,
+): Promise<StatusReport | undefined> {
+  const clock = deps.clock ?? new RealClock();
+  // Connect once; every round reads again through the same clients.
+  const clusters = (
+    deps.connect ??
+    kubeconfigConnect({ env: host.env, clock, ...(deps.random ? { random: deps.random } : {}) })
+  )(options);
+  let last: StatusReport | undefined;
+  while (!host.signal?.aborted) {
+    try {
+      last = await status(options, host, { ...deps, clock, connect: () => clusters });
+      onReport(last);
+    } catch (error) {
+      if (!UprootError.is(error) || error.exitCode === 2) throw error;
+      // A transient failure while watching: show it on the next round.
+    }
+    try {
+      await clock.sleep(deps.intervalMs ?? 2_000, host.signal);
+    } catch {
+      break;
+    }
+  }
+  return last;
+}

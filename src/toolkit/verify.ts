@@ -1,0 +1,334 @@
+/**
+ * `uproot verify` as a library call: proves the end state of a migration, once, read-only. Every node's
+ * providerID names its own EC2 instance (checked against EC2 when it can be read), no node carries the
+ * uninitialized taint, the CCM DaemonSet is rolled out with the expected args, kube-controller-manager runs
+ * no cloud controllers (--cloud-provider=external, no leader migration), the load balancers recorded before
+ * the migration are kept, and the lease timeline shows no ownership overlap.
+ */
+import { RealClock, systemRandom, type Clock, type Random } from '../clock/index.js';
+import { parseProviderId, nodeNameLookup } from '../core/checks/facts/provider-id.js';
+import { flagEnabled, parseFlags } from '../core/checks/facts/component-flags.js';
+import type { Distro } from '../core/plan/plan-types.js';
+import { ExitCode } from '../errors/index.js';
+import { KubeGateReader } from '../adapters/kube/gate-reader.js';
+import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
+import type { KubeObjects } from '../adapters/kube/kube-objects.js';
+import { evaluateControlPlaneFlags } from '../engine/gates/control-plane-flags.js';
+import { evaluateDaemonSetRollout } from '../engine/gates/daemonset-rollout.js';
+import type { NodeFacts } from '../engine/gates/gate-facts.js';
+import type { GateVerdict } from '../engine/gates/gate-verdict.js';
+import { someNames } from '../engine/gates/gate-verdict.js';
+import { evaluateLoadBalancersKept } from '../engine/gates/load-balancers.js';
+import { evaluateNodesInitialized } from '../engine/gates/node-gates.js';
+import { evaluateNoOwnershipOverlap, type OwnershipInference } from '../engine/gates/ownership.js';
+import type { Journal } from '../engine/journal/journal-schema.js';
+import { kubeconfigConnect, type Connect } from '../engine/session/cluster-access.js';
+import {
+  controlPlaneSelectorFor,
+  journalLocationFor,
+  parseRancherCluster,
+} from '../engine/session/journal-location.js';
+import { validateTargets, type RunHost, type TargetFlags } from '../engine/session/run-settings.js';
+
+export const VERIFY_SCHEMA_VERSION = 'uproot.dev/verify/v1';
+
+export interface VerifyOptions extends TargetFlags {
+  /** The distribution, when there is no journal to say (default kubeadm's conventions). */
+  readonly distro?: Distro;
+  readonly region?: string;
+  /** NAMESPACE/NAME of the CCM DaemonSet (default: from the plan, else kube-system/aws-cloud-controller-manager). */
+  readonly ccmDaemonSet?: string;
+}
+
+/** An EC2 instance as verify needs it. */
+export interface InstanceFact {
+  readonly instanceId: string;
+  readonly availabilityZone: string;
+  readonly privateDnsName: string;
+  readonly state: string;
+}
+
+/** Reads instances by id; throws when EC2 cannot be read. */
+export type InstanceReader = (region: string, instanceIds: readonly string[]) => Promise<InstanceFact[]>;
+
+export interface VerifyDeps {
+  readonly clock?: Clock;
+  readonly random?: Random;
+  readonly connect?: Connect;
+  /** EC2 access; without it, providerIDs are checked for form only (with a note). */
+  readonly instances?: InstanceReader;
+  readonly inference?: OwnershipInference;
+}
+
+export type CheckStatus = 'pass' | 'fail' | 'skip';
+
+export interface VerifyCheck {
+  readonly id:
+    | 'provider-ids'
+    | 'nodes-initialized'
+    | 'ccm-running'
+    | 'kcm-external'
+    | 'load-balancers-kept'
+    | 'no-ownership-overlap';
+  readonly title: string;
+  readonly status: CheckStatus;
+  readonly detail: string;
+  readonly fix?: string;
+}
+
+export interface VerifyReport {
+  readonly schemaVersion: typeof VERIFY_SCHEMA_VERSION;
+  readonly outcome: 'pass' | 'fail';
+  readonly journal: 'cluster' | 'none';
+  readonly checks: readonly VerifyCheck[];
+}
+
+function fromVerdict(id: VerifyCheck['id'], title: string, v: GateVerdict): VerifyCheck {
+  return v.type === 'pass'
+    ? { id, title, status: v.detail.startsWith('skipped') ? 'skip' : 'pass', detail: v.detail }
+    : { id, title, status: 'fail', detail: v.reason, fix: v.fix };
+}
+
+export async function verify(
+  options: VerifyOptions,
+  host: RunHost,
+  deps: VerifyDeps = {},
+): Promise<{ report: VerifyReport; exitCode: ExitCode }> {
+  validateTargets(options);
+  const clock = deps.clock ?? new RealClock();
+  const clusters = (
+    deps.connect ?? kubeconfigConnect({ env: host.env, clock, random: deps.random ?? systemRandom })
+  )(options);
+  const location = journalLocationFor(options.cluster ? parseRancherCluster(options.cluster) : undefined);
+  const journal = await new ConfigMapJournalStore(
+    location.api === 'management' ? clusters.management! : clusters.downstream,
+    location,
+  ).load();
+  const reader = new KubeGateReader(clusters.downstream, clusters.management);
+  const distro: Distro = journal?.cluster.distro ?? options.distro ?? 'kubeadm';
+  const nodes = await reader.nodes();
+
+  const checks: VerifyCheck[] = [];
+  checks.push(await providerIds(nodes, options, host, deps));
+  checks.push(
+    fromVerdict(
+      'nodes-initialized',
+      'no node carries the uninitialized taint',
+      evaluateNodesInitialized(nodes),
+    ),
+  );
+  checks.push(await ccmRunning(clusters.downstream, reader, journal, options));
+  const selector = journal ? controlPlaneSelectorFor(journal.plan) : defaultSelector(distro);
+  const cpNodes = distro === 'rke' ? [] : await reader.nodes(selector);
+  const kcmPods = distro === 'rke' ? [] : await reader.componentPods('kube-controller-manager');
+  checks.push(
+    fromVerdict(
+      'kcm-external',
+      'kube-controller-manager runs no cloud controllers (--cloud-provider=external, no leader migration)',
+      evaluateControlPlaneFlags(
+        distro,
+        cpNodes,
+        kcmPods,
+        { cloudProvider: 'external', kcmLeaderMigration: false },
+        selector,
+      ),
+    ),
+  );
+  if (journal) {
+    const services = journal.baseline.loadBalancers.length > 0 ? await reader.loadBalancerServices() : [];
+    checks.push(
+      journal.baseline.loadBalancers.length === 0
+        ? {
+            id: 'load-balancers-kept',
+            title: 'load balancers kept',
+            status: 'pass',
+            detail: 'no LoadBalancer services were recorded before the migration',
+          }
+        : fromVerdict(
+            'load-balancers-kept',
+            'load balancers kept',
+            evaluateLoadBalancersKept(journal.baseline.loadBalancers, services),
+          ),
+    );
+    checks.push(
+      fromVerdict(
+        'no-ownership-overlap',
+        'no controller ownership overlap',
+        evaluateNoOwnershipOverlap(journal.leaseTimeline, deps.inference),
+      ),
+    );
+  } else {
+    const why = 'no migration journal: nothing was recorded before the migration to compare with';
+    checks.push({ id: 'load-balancers-kept', title: 'load balancers kept', status: 'skip', detail: why });
+    checks.push({
+      id: 'no-ownership-overlap',
+      title: 'no controller ownership overlap',
+      status: 'skip',
+      detail: why,
+    });
+  }
+  const outcome = checks.some((c) => c.status === 'fail') ? 'fail' : 'pass';
+  return {
+    report: { schemaVersion: VERIFY_SCHEMA_VERSION, outcome, journal: journal ? 'cluster' : 'none', checks },
+    exitCode: outcome === 'fail' ? ExitCode.failed : ExitCode.ok,
+  };
+}
+
+function defaultSelector(distro: Distro): string {
+  return distro === 'rke2'
+    ? 'node-role.kubernetes.io/control-plane=true'
+    : distro === 'rke'
+      ? 'node-role.kubernetes.io/controlplane=true'
+      : 'node-role.kubernetes.io/control-plane';
+}
+
+function regionOf(options: VerifyOptions, host: RunHost, nodes: readonly NodeFacts[]): string | undefined {
+  if (options.region) return options.region;
+  const env = host.env.AWS_REGION ?? host.env.AWS_DEFAULT_REGION;
+  if (env) return env;
+  for (const n of nodes) {
+    const label = n.labels['topology.kubernetes.io/region'];
+    if (label) return label;
+  }
+  for (const n of nodes) {
+    const pid = n.providerID ? parseProviderId(n.providerID) : undefined;
+    if (pid?.kind === 'instance' && pid.zone && /^[a-z]{2}(-[a-z]+)+-\d[a-z]$/.test(pid.zone))
+      return pid.zone.slice(0, -1);
+  }
+  return undefined;
+}
+
+async function providerIds(
+  nodes: readonly NodeFacts[],
+  options: VerifyOptions,
+  host: RunHost,
+  deps: VerifyDeps,
+): Promise<VerifyCheck> {
+  const id = 'provider-ids' as const;
+  const title = "every node's providerID names its own EC2 instance";
+  const bad: string[] = [];
+  const byInstance = new Map<string, { node: NodeFacts; zone?: string }>();
+  for (const node of nodes) {
+    if (!node.providerID) {
+      bad.push(`${node.name} (no providerID)`);
+      continue;
+    }
+    const pid = parseProviderId(node.providerID);
+    if (pid.kind === 'invalid') bad.push(`${node.name} (${node.providerID}: ${pid.reason})`);
+    else if (pid.kind === 'instance')
+      byInstance.set(pid.instanceId, { node, ...(pid.zone ? { zone: pid.zone } : {}) });
+  }
+  const fix =
+    'a providerID cannot be changed once set: delete the Node object and let the kubelet register it again, so the CCM initializes it with aws:///<zone>/<instance-id>';
+  if (bad.length > 0)
+    return {
+      id,
+      title,
+      status: 'fail',
+      detail: `${bad.length} node(s) have no usable providerID: ${someNames(bad)}`,
+      fix,
+    };
+  const region = regionOf(options, host, nodes);
+  if (!deps.instances || !region) {
+    return {
+      id,
+      title,
+      status: 'pass',
+      detail: `all ${nodes.length} providerIDs are aws:///<zone>/<instance-id>; EC2 was not read${region ? '' : ' (no region: pass --region)'}, so instances were not compared`,
+    };
+  }
+  let instances: InstanceFact[];
+  try {
+    instances = await deps.instances(region, [...byInstance.keys()]);
+  } catch (error) {
+    return {
+      id,
+      title,
+      status: 'skip',
+      detail: `EC2 could not be read (${error instanceof Error ? error.message : String(error)}); providerIDs were checked for form only`,
+    };
+  }
+  const found = new Map(instances.map((i) => [i.instanceId, i]));
+  for (const [instanceId, { node, zone }] of byInstance) {
+    const instance = found.get(instanceId);
+    const lookup = nodeNameLookup(node.name);
+    if (!instance) bad.push(`${node.name} (${instanceId} does not exist in ${region})`);
+    else if (instance.state === 'terminated') bad.push(`${node.name} (${instanceId} is terminated)`);
+    else if (zone && instance.availabilityZone !== zone)
+      bad.push(`${node.name} (zone ${zone}, the instance is in ${instance.availabilityZone})`);
+    else if (lookup.by === 'instance-id' && lookup.instanceId !== instanceId)
+      bad.push(`${node.name} (named after ${lookup.instanceId}, providerID says ${instanceId})`);
+    else if (
+      lookup.by === 'private-dns-name' &&
+      instance.privateDnsName &&
+      lookup.shape === 'aws-dns' &&
+      instance.privateDnsName !== node.name
+    ) {
+      bad.push(`${node.name} (${instanceId} is ${instance.privateDnsName})`);
+    }
+  }
+  if (bad.length > 0)
+    return {
+      id,
+      title,
+      status: 'fail',
+      detail: `${bad.length} node(s) do not match their instance: ${someNames(bad)}`,
+      fix,
+    };
+  return {
+    id,
+    title,
+    status: 'pass',
+    detail: `all ${nodes.length} nodes match their EC2 instance in ${region}`,
+  };
+}
+
+async function ccmRunning(
+  objects: KubeObjects,
+  reader: KubeGateReader,
+  journal: Journal | undefined,
+  options: VerifyOptions,
+): Promise<VerifyCheck> {
+  const id = 'ccm-running' as const;
+  const title = 'the cloud-controller-manager runs with the expected args';
+  const fromPlan = journal?.plan.steps.flatMap((s) => s.gates).find((g) => g.type === 'daemonset-rolled-out');
+  const [namespace, name] = options.ccmDaemonSet?.includes('/')
+    ? (options.ccmDaemonSet.split('/', 2) as [string, string])
+    : [
+        fromPlan?.type === 'daemonset-rolled-out' ? fromPlan.namespace : 'kube-system',
+        options.ccmDaemonSet ??
+          (fromPlan?.type === 'daemonset-rolled-out' ? fromPlan.name : 'aws-cloud-controller-manager'),
+      ];
+  const rollout = evaluateDaemonSetRollout(await reader.daemonSet(namespace, name), { namespace, name });
+  if (rollout.type !== 'pass') return fromVerdict(id, title, rollout);
+  const ds = await objects.get({ apiVersion: 'apps/v1', kind: 'DaemonSet', namespace, name });
+  const containers =
+    (
+      ds?.spec as
+        { template?: { spec?: { containers?: { command?: string[]; args?: string[] }[] } } } | undefined
+    )?.template?.spec?.containers ?? [];
+  const args = containers.flatMap((c) => [...(c.command ?? []), ...(c.args ?? [])]);
+  const flags = parseFlags(args);
+  const problems: string[] = [];
+  if (flags.get('cloud-provider') !== 'aws')
+    problems.push(`--cloud-provider=${flags.get('cloud-provider') ?? '(unset)'} (expected aws)`);
+  const migrationOff =
+    journal?.steps.some((s) => s.id === 'disable-leader-migration' && s.state === 'verified') ?? false;
+  if (migrationOff && flagEnabled(flags, 'enable-leader-migration', false))
+    problems.push('--enable-leader-migration is still set after disable-leader-migration');
+  if (problems.length > 0) {
+    return {
+      id,
+      title,
+      status: 'fail',
+      detail: `${namespace}/${name}: ${problems.join('; ')}`,
+      fix: 'update the CCM chart values (args) and let the DaemonSet roll out',
+    };
+  }
+  return {
+    id,
+    title,
+    status: 'pass',
+    detail: `${rollout.detail}; --cloud-provider=aws${flagEnabled(flags, 'enable-leader-migration', false) ? ', leader migration still enabled (allowed; disable it when the migration is over)' : ''}`,
+  };
+}

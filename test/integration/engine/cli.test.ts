@@ -1,0 +1,144 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { recordingIo } from '../../../src/cli/io.js';
+import { runCli } from '../../../src/cli/program.js';
+import '../../../src/cli/commands/index.js';
+import {
+  DEFAULT_ADMIN,
+  startKubeApiServer,
+  writeKubeconfig,
+  type KubeApiServer,
+} from '../../../src/sandbox/apiserver/index.js';
+import { seedCluster } from './harness.js';
+import { autoRollOut, seedLoadBalancer, smallPlan } from './small-plan.js';
+
+let server: KubeApiServer;
+let dir: string;
+let kubeconfig: string;
+let planFile: string;
+
+beforeEach(async () => {
+  server = await startKubeApiServer();
+  dir = mkdtempSync(join(tmpdir(), 'uproot-cli-'));
+  kubeconfig = join(dir, 'kubeconfig');
+  writeKubeconfig(kubeconfig, [server.kubeconfigEntry(DEFAULT_ADMIN, { contextName: 'sandbox' })], 'sandbox');
+  seedCluster(server, 3);
+  seedLoadBalancer(server);
+  autoRollOut(server);
+  planFile = join(dir, 'plan.json');
+  writeFileSync(planFile, JSON.stringify(smallPlan()));
+});
+afterEach(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const cli = async (args: string[], answers?: boolean[]) => {
+  const io = recordingIo({ cwd: dir, env: {}, ...(answers ? { answers } : {}) });
+  const code = await runCli(args, io);
+  return { code, out: io.stdoutText, err: io.stderrText };
+};
+
+describe('uproot migrate / status / rollback (CLI)', () => {
+  it('refuses to change the cluster without a terminal or --yes (exit 2, nothing written)', async () => {
+    const r = await cli(['migrate', '--kubeconfig', kubeconfig, '--plan', planFile, '--skip-preflight']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/UP-MIGRATE-CONFIRM.*\n.*\n?.*fix: .*--yes/);
+    expect(server.store.get('v1/configmaps', 'kube-system', 'uproot-migration')).toBeUndefined();
+  });
+
+  it('shows the plan on --dry-run and changes nothing', async () => {
+    const r = await cli(['migrate', '--kubeconfig', kubeconfig, '--plan', planFile, '--dry-run']);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('grant-migration-lease');
+    expect(r.out).toContain('Dry run: nothing was changed.');
+    expect(server.store.get('v1/configmaps', 'kube-system', 'uproot-migration')).toBeUndefined();
+  });
+
+  it('migrates with --yes, reports progress, then status shows it and rollback undoes it', async () => {
+    const m = await cli([
+      'migrate',
+      '--kubeconfig',
+      kubeconfig,
+      '--plan',
+      planFile,
+      '--yes',
+      '--skip-preflight',
+    ]);
+    expect(m.err).toContain('→ cordon-control-plane');
+    expect(m.err).toMatch(/✓ daemonset kube-system\/aws-cloud-controller-manager rolled out/);
+    expect(m.out).toContain('complete: all 4 steps verified');
+    expect(m.code).toBe(0);
+
+    const s = await cli(['status', '--kubeconfig', kubeconfig, '-o', 'json']);
+    expect(s.code).toBe(0);
+    const report = JSON.parse(s.out) as {
+      source: string;
+      phase: { type: string };
+      steps: { state: string }[];
+      leases: { name: string }[];
+    };
+    expect(report.source).toBe('cluster');
+    expect(report.phase.type).toBe('completed');
+    expect(report.steps.map((x) => x.state)).toEqual(['verified', 'verified', 'verified', 'verified']);
+    expect(report.leases.map((l) => l.name).sort()).toEqual([
+      'cloud-provider-extraction-migration',
+      'kube-controller-manager',
+    ]);
+
+    const again = await cli([
+      'migrate',
+      '--kubeconfig',
+      kubeconfig,
+      '--plan',
+      planFile,
+      '--yes',
+      '--resume',
+      '-o',
+      'json',
+    ]);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.out)).toMatchObject({ outcome: 'already-completed' });
+
+    const rb = await cli(['rollback', '--kubeconfig', kubeconfig, '-o', 'json'], [true]);
+    expect(rb.code).toBe(0);
+    expect(JSON.parse(rb.out)).toMatchObject({
+      outcome: 'ran',
+      result: 'rolled-back',
+      steps: ['roll-control-plane', 'install-ccm', 'cordon-control-plane', 'grant-migration-lease'],
+    });
+    expect(
+      server.store.get('apps/v1/daemonsets', 'kube-system', 'aws-cloud-controller-manager'),
+    ).toBeUndefined();
+  });
+
+  it('asks at a terminal and does nothing when declined (exit 130)', async () => {
+    const r = await cli(
+      ['migrate', '--kubeconfig', kubeconfig, '--plan', planFile, '--skip-preflight'],
+      [false],
+    );
+    expect(r.code).toBe(130);
+    expect(r.out).toContain('Declined: nothing was changed.');
+    expect(
+      (server.store.get('v1/nodes', undefined, 'cp-1')!.spec as { unschedulable?: boolean }).unschedulable,
+    ).not.toBe(true);
+  });
+
+  it('rejects a malformed plan file with its path and field (exit 2)', async () => {
+    writeFileSync(planFile, JSON.stringify({ ...smallPlan(), schemaVersion: 'v0' }));
+    const r = await cli([
+      'migrate',
+      '--kubeconfig',
+      kubeconfig,
+      '--plan',
+      planFile,
+      '--yes',
+      '--skip-preflight',
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('UP-MIGRATE-PLAN');
+    expect(r.err).toContain(`at ${planFile}, field schemaVersion`);
+  });
+});
