@@ -26,7 +26,7 @@ export function verifyText(report: VerifyReport): string {
 }
 
 /** EC2 through the same SDK clients preflight uses (credentials and endpoints from the environment). */
-function ec2Instances(env: Readonly<Record<string, string | undefined>>): InstanceReader {
+export function ec2Instances(env: Readonly<Record<string, string | undefined>>): InstanceReader {
   return async (region, ids) => {
     const clients = createAwsClients({ region, env });
     try {

@@ -1,0 +1,153 @@
+/**
+ * `uproot demo`: start a twin, then run preflight, migrate and verify against it exactly as a user would
+ * against a real cluster (over HTTPS and the AWS SDK, with the real toolkit functions), write the report,
+ * and stop the twin. The exit code is verify's.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RealClock, type Clock } from '../../clock/index.js';
+import { ExitCode, InputError } from '../../errors/index.js';
+import { analyzeLedger } from '../../core/ownership/index.js';
+import type { PreflightReport } from '../../core/checks/index.js';
+import { JournalMirror } from '../../adapters/files/journal-mirror.js';
+import type { RunHost, TargetFlags } from '../../engine/session/run-settings.js';
+import type { EngineEvent } from '../../engine/events.js';
+import type { InstanceReader } from '../../toolkit/verify.js';
+import { preflight } from '../../toolkit/preflight.js';
+import { migrate, type MigrateResult } from '../../toolkit/migrate.js';
+import { verify, type VerifyReport } from '../../toolkit/verify.js';
+import { planFromSources, plannerTransforms, preflightVerdict } from '../../toolkit/migrate-sources.js';
+import { buildReportModel, renderReportHtml, renderReportMarkdown } from '../../report/index.js';
+import { awsEnvironment } from '../aws/index.js';
+import { loadScenario } from '../scenarios/index.js';
+import { startTwin, type LedgerReport, type Twin } from '../twin/index.js';
+import { RANCHER_NAMESPACE } from '../twin/rke2/provisioning-cluster.js';
+
+export interface DemoOptions {
+  readonly scenario: string;
+  /** Simulated seconds per real second. */
+  readonly timeScale: number;
+  /** Where the twin and the report go. */
+  readonly dir: string;
+  readonly nodes?: number;
+}
+
+export interface DemoDeps {
+  /** EC2 reads for verify, with the twin's AWS environment. */
+  readonly instances: (env: Readonly<Record<string, string | undefined>>) => InstanceReader;
+  readonly onProgress?: (line: string) => void;
+  readonly onEvent?: (event: EngineEvent) => void;
+  /** Default: real time scaled by `timeScale`. */
+  readonly clock?: Clock;
+}
+
+export interface DemoResult {
+  readonly exitCode: ExitCode;
+  readonly scenario: string;
+  readonly preflight: PreflightReport;
+  readonly migration: MigrateResult;
+  readonly verify: VerifyReport;
+  /** Ground truth from the twin's ownership ledger over the migration. */
+  readonly ledger: LedgerReport;
+  readonly report: { readonly html: string; readonly markdown: string } | undefined;
+  readonly wallSeconds: number;
+  readonly simulatedSeconds: number;
+}
+
+export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDeps): Promise<DemoResult> {
+  const { scenario } = loadScenario(options.scenario, { cwd: host.cwd });
+  if (scenario.distribution !== 'rke2') {
+    throw new InputError(
+      'UP-DEMO-DISTRO',
+      `uproot demo drives RKE2 twins today; "${scenario.name}" is ${scenario.distribution}`,
+      {
+        location: { field: '--scenario', value: options.scenario },
+        hint: `rehearse ${scenario.distribution} by hand with \`uproot sandbox up --scenario ${scenario.name}\` (see docs/sandbox.md), or run \`uproot demo\` with an RKE2 scenario such as rke2-intree`,
+      },
+    );
+  }
+  const progress = deps.onProgress ?? (() => undefined);
+  const clock = deps.clock ?? new RealClock({ scale: options.timeScale });
+  const wallStart = Date.now();
+  const simStart = clock.now();
+  mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+
+  progress(
+    `starting the ${scenario.name} twin (${scenario.nodes.controlPlane} control-plane, ${scenario.nodes.workers} workers, Kubernetes ${scenario.kubernetesVersion}, time x${options.timeScale})`,
+  );
+  const twin: Twin = await startTwin({
+    scenario,
+    clock,
+    dir: options.dir,
+    ...(options.nodes ? { nodes: options.nodes } : {}),
+  });
+  try {
+    const env = { ...host.env, ...awsEnvironment(twin.aws), AWS_EC2_METADATA_DISABLED: 'true' };
+    const runHost: RunHost = { ...host, env, interactive: false };
+    const target: TargetFlags = {
+      kubeconfig: twin.files.kubeconfig,
+      context: twin.contexts.downstream,
+      ...(twin.contexts.rancher
+        ? { rancherContext: twin.contexts.rancher, cluster: `${RANCHER_NAMESPACE}/${scenario.clusterName}` }
+        : {}),
+    };
+    progress(
+      `kubeconfig ${twin.files.kubeconfig} (contexts ${twin.contexts.downstream}${twin.contexts.rancher ? `, ${twin.contexts.rancher}` : ''})`,
+    );
+
+    progress('preflight: auditing the cluster and the AWS account');
+    const pre = await preflight({ ...target, env, cwd: host.cwd, clock });
+    const counts = countStatuses(pre.report);
+    progress(`preflight: ${counts}`);
+
+    progress('migrate: executing the plan behind its gates');
+    const stateDir = join(options.dir, '.uproot');
+    const migration = await migrate({ ...target, yes: true, stateDir }, runHost, {
+      clock,
+      buildPlan: planFromSources(host.cwd, {}),
+      preflight: preflightVerdict(host.cwd, env, clock),
+      transformsFor: plannerTransforms,
+      ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),
+    });
+    progress(`migrate: ${migration.outcome.type}`);
+
+    progress('verify: proving the end state');
+    const verified = await verify(target, runHost, { clock, instances: deps.instances(env) });
+
+    const end = clock.now();
+    const ledger = twin.ledgerReport();
+    const journal = new JournalMirror(stateDir, scenario.clusterName).read();
+    let report: DemoResult['report'];
+    if (journal) {
+      const from = Date.parse(journal.createdAt);
+      const ownership = analyzeLedger(twin.ledger.entries, {
+        window: { from, to: Math.max(from + 1, end) },
+        controllers: ['route', 'service', 'cloud-node-lifecycle'],
+      });
+      const model = buildReportModel(journal, { ownership, now: end });
+      report = { html: join(options.dir, 'report.html'), markdown: join(options.dir, 'report.md') };
+      writeFileSync(report.html, renderReportHtml(model));
+      writeFileSync(report.markdown, renderReportMarkdown(model));
+    }
+    return {
+      exitCode: verified.exitCode,
+      scenario: scenario.name,
+      preflight: pre.report,
+      migration,
+      verify: verified.report,
+      ledger,
+      report,
+      wallSeconds: Math.round((Date.now() - wallStart) / 100) / 10,
+      simulatedSeconds: Math.round((end - simStart) / 100) / 10,
+    };
+  } finally {
+    progress('stopping the twin');
+    await twin.close();
+  }
+}
+
+function countStatuses(report: PreflightReport): string {
+  const counts = new Map<string, number>();
+  for (const c of report.checks) counts.set(c.status, (counts.get(c.status) ?? 0) + 1);
+  return ['pass', 'warn', 'fail', 'skip'].map((s) => `${counts.get(s) ?? 0} ${s}`).join(', ');
+}
