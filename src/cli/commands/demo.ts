@@ -78,7 +78,7 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
 };
 
 /** The controllers leader migration moves; the others never change manager. */
-const MIGRATED = ['route', 'service', 'cloud-node-lifecycle', 'nodeipam'];
+const MIGRATED = ['route', 'service', 'cloud-node-lifecycle'];
 
 function demoText(r: DemoResult): string {
   const lines = [
