@@ -15,7 +15,9 @@ const files = readdirSync(here)
 const results: Record<string, unknown> = {};
 for (const file of files) {
   const name = file.replace(/\.bench\.ts$/, '');
-  const mod = (await import(pathToFileURL(join(here, file)).href)) as { run: () => Promise<Record<string, unknown>> };
+  const mod = (await import(pathToFileURL(join(here, file)).href)) as {
+    run: () => Promise<Record<string, unknown>>;
+  };
   process.stderr.write(`bench ${name}...\n`);
   const started = performance.now();
   results[name] = await mod.run();
@@ -23,7 +25,14 @@ for (const file of files) {
 }
 console.log(
   JSON.stringify(
-    { machine: { node: process.version, cpus: os.cpus().length, memoryGiB: Math.round(os.totalmem() / 2 ** 30) }, results },
+    {
+      machine: {
+        node: process.version,
+        cpus: os.cpus().length,
+        memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      },
+      results,
+    },
     null,
     2,
   ),

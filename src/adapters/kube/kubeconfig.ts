@@ -14,7 +14,10 @@ export interface KubeTarget {
  * TLS verification stays as the kubeconfig says (on unless it sets insecure-skip-tls-verify).
  * Never include credentials in an error message.
  */
-export function loadKubeConfig(target: KubeTarget, env: Readonly<Record<string, string | undefined>> = process.env): KubeConfig {
+export function loadKubeConfig(
+  target: KubeTarget,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): KubeConfig {
   const kc = new KubeConfig();
   const path = target.kubeconfig ?? env.KUBECONFIG;
   try {
@@ -41,7 +44,12 @@ export function loadKubeConfig(target: KubeTarget, env: Readonly<Record<string, 
     if (!kc.getContextObject(target.context)) {
       throw new InputError('UP-KUBECONFIG-CONTEXT', `context "${target.context}" is not in the kubeconfig`, {
         location: { file: path ?? '~/.kube/config', field: '--context', value: target.context },
-        hint: `use one of: ${kc.getContexts().map((c) => c.name).join(', ') || '(none)'}`,
+        hint: `use one of: ${
+          kc
+            .getContexts()
+            .map((c) => c.name)
+            .join(', ') || '(none)'
+        }`,
       });
     }
     kc.setCurrentContext(target.context);

@@ -138,7 +138,7 @@ function renderReport(r: LeaderMigrationReport): string {
   for (const w of r.warnings) out.push(issue(w));
   for (const [component, rows] of Object.entries(r.resolution)) {
     const cloud = rows.filter(
-      (row) => row.ownership !== 'non-migrated' || /route|service|cloud-node|ipam/.test(row.controller),
+      (row) => row.ownership !== 'non-migrated' || logicalControllerOf(row.controller) !== undefined,
     );
     out.push(`  ${component}:`);
     for (const row of cloud) out.push(`    ${row.controller.padEnd(34)} ${row.ownership}`);

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RealClock, type Clock } from '../../clock/index.js';
-import { ExitCode, InputError } from '../../errors/index.js';
+import { InputError, type ExitCode } from '../../errors/index.js';
 import { analyzeLedger } from '../../core/ownership/index.js';
 import type { PreflightReport } from '../../core/checks/index.js';
 import { JournalMirror } from '../../adapters/files/journal-mirror.js';
