@@ -1,3 +1,4 @@
+import { CONTROL_PLANE_ACTIONS } from '../../core/iam/index.js';
 import type { KubeObject } from '../apiserver/index.js';
 import { LB_CLEANUP_FINALIZER } from '../cloud-controllers/load-balancer-spec.js';
 import { formatProviderId, regionOfZone } from '../cloud-controllers/provider-id.js';
@@ -228,44 +229,19 @@ export const LEADER_LOCKING_ROLES = [
   'system::leader-locking-cloud-controller-manager',
 ] as const;
 
-/** The control-plane policy of seed 004 (the CCM's needs), as an IAM document. */
+/**
+ * The control-plane policy of seed 004 (the CCM's needs), as an IAM document, plus what the simulated CCM also
+ * calls: DescribeAvailabilityZones, and all of elasticloadbalancing (DescribeTags and friends, missing from the
+ * seed's list).
+ */
 export function controlPlanePolicy(): Record<string, unknown> {
+  const actions = [
+    ...CONTROL_PLANE_ACTIONS.filter((a) => !a.startsWith('elasticloadbalancing:')),
+    'ec2:DescribeAvailabilityZones',
+    'elasticloadbalancing:*',
+  ];
   return {
     Version: '2012-10-17',
-    Statement: [
-      {
-        Effect: 'Allow',
-        Action: [
-          'autoscaling:DescribeAutoScalingGroups',
-          'autoscaling:DescribeLaunchConfigurations',
-          'autoscaling:DescribeTags',
-          'ec2:DescribeInstances',
-          'ec2:DescribeRegions',
-          'ec2:DescribeRouteTables',
-          'ec2:DescribeSecurityGroups',
-          'ec2:DescribeSubnets',
-          'ec2:DescribeVolumes',
-          'ec2:DescribeAvailabilityZones',
-          'ec2:CreateSecurityGroup',
-          'ec2:CreateTags',
-          'ec2:CreateVolume',
-          'ec2:ModifyInstanceAttribute',
-          'ec2:ModifyVolume',
-          'ec2:AttachVolume',
-          'ec2:AuthorizeSecurityGroupIngress',
-          'ec2:CreateRoute',
-          'ec2:DeleteRoute',
-          'ec2:DeleteSecurityGroup',
-          'ec2:DeleteVolume',
-          'ec2:DetachVolume',
-          'ec2:RevokeSecurityGroupIngress',
-          'ec2:DescribeVpcs',
-          'elasticloadbalancing:*',
-          'iam:CreateServiceLinkedRole',
-          'kms:DescribeKey',
-        ],
-        Resource: ['*'],
-      },
-    ],
+    Statement: [{ Effect: 'Allow', Action: actions, Resource: ['*'] }],
   };
 }

@@ -6,42 +6,22 @@
  * overridden or set to null), lists replace.
  */
 import { parseAllDocuments } from 'yaml';
+import { CCM_CHART_DEFAULT_VALUES, CCM_CHART_NAME } from '../../ccm-chart/index.js';
 import type { DaemonSetFacts, HelmChartFacts, KubeSnapshot, PolicyRule, Toleration } from '../snapshot.js';
 import type { ClusterDefinition } from './cluster-definition.js';
 
-export const CCM_CHART = 'aws-cloud-controller-manager';
-export const CCM_NAMESPACE = 'kube-system';
-export const CCM_SERVICE_ACCOUNT = 'cloud-controller-manager';
+export const CCM_CHART = CCM_CHART_NAME;
+export const CCM_NAMESPACE = CCM_CHART_DEFAULT_VALUES.namespace;
+export const CCM_SERVICE_ACCOUNT = CCM_CHART_DEFAULT_VALUES.serviceAccountName;
 
-/** Chart 0.0.11 defaults (cloud-provider-aws charts/aws-cloud-controller-manager/values.yaml). */
+/** The chart defaults the checks judge (from the core's single copy of values.yaml). */
 export const CHART_DEFAULTS = {
-  image: { repository: 'registry.k8s.io/provider-aws/cloud-controller-manager', tag: 'v1.35.0' },
-  args: ['--v=2', '--cloud-provider=aws'],
-  nodeSelector: { 'node-role.kubernetes.io/control-plane': '' } as Record<string, string>,
-  tolerations: [
-    { key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' },
-    { key: 'node-role.kubernetes.io/master', effect: 'NoSchedule' },
-    { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' },
-  ] as Toleration[],
-  hostNetworking: false,
-  clusterRoleRules: [
-    { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch', 'update'] },
-    { apiGroups: [''], resources: ['nodes'], verbs: ['*'] },
-    { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch'] },
-    { apiGroups: [''], resources: ['services'], verbs: ['list', 'patch', 'update', 'watch'] },
-    { apiGroups: [''], resources: ['services/status'], verbs: ['list', 'patch', 'update', 'watch'] },
-    { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['create'] },
-    { apiGroups: [''], resources: ['persistentvolumes'], verbs: ['get', 'list', 'update', 'watch'] },
-    { apiGroups: [''], resources: ['endpoints'], verbs: ['create', 'get', 'list', 'watch', 'update'] },
-    {
-      apiGroups: ['coordination.k8s.io'],
-      resources: ['leases'],
-      verbs: ['create', 'get', 'list', 'watch', 'update'],
-    },
-    { apiGroups: [''], resources: ['serviceaccounts/token'], verbs: ['create'] },
-    { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
-    { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
-  ] as PolicyRule[],
+  image: { ...CCM_CHART_DEFAULT_VALUES.image },
+  args: [...CCM_CHART_DEFAULT_VALUES.args],
+  nodeSelector: { ...CCM_CHART_DEFAULT_VALUES.nodeSelector } as Record<string, string>,
+  tolerations: CCM_CHART_DEFAULT_VALUES.tolerations.map((t) => ({ ...t })) as Toleration[],
+  hostNetworking: CCM_CHART_DEFAULT_VALUES.hostNetworking,
+  clusterRoleRules: structuredClone(CCM_CHART_DEFAULT_VALUES.clusterRoleRules) as unknown as PolicyRule[],
 };
 
 export interface CcmDeployment {

@@ -1,4 +1,5 @@
 import type { KubeObject } from '../kube/kube-types.js';
+import { CCM_CHART_NAME, CCM_CHART_VERSION, ccmChartDefaultValues } from '../../../core/ccm-chart/index.js';
 
 /**
  * The aws-cloud-controller-manager Helm chart (kubernetes/cloud-provider-aws charts/, chart 0.0.11, app
@@ -6,55 +7,13 @@ import type { KubeObject } from '../kube/kube-types.js';
  * replace), and the templates serviceaccount, clusterrole, cluserrolebinding, rolebinding and daemonset.
  */
 
-export const CCM_CHART_NAME = 'aws-cloud-controller-manager';
-export const CCM_CHART_VERSION = '0.0.11';
+export { CCM_CHART_NAME, CCM_CHART_VERSION };
 
 type Values = Record<string, unknown>;
 
-/** values.yaml of the chart (the fields the templates read). */
+/** values.yaml of the chart (the fields the templates read), from the core's single copy. */
 export function ccmChartDefaults(): Values {
-  return {
-    namespace: 'kube-system',
-    args: ['--v=2', '--cloud-provider=aws'],
-    image: { repository: 'registry.k8s.io/provider-aws/cloud-controller-manager', tag: 'v1.35.0' },
-    nameOverride: 'aws-cloud-controller-manager',
-    nodeSelector: { 'node-role.kubernetes.io/control-plane': '' },
-    clusterRoleRules: [
-      { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch', 'update'] },
-      { apiGroups: [''], resources: ['nodes'], verbs: ['*'] },
-      { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch'] },
-      { apiGroups: [''], resources: ['services'], verbs: ['list', 'patch', 'update', 'watch'] },
-      { apiGroups: [''], resources: ['services/status'], verbs: ['list', 'patch', 'update', 'watch'] },
-      { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['create'] },
-      { apiGroups: [''], resources: ['persistentvolumes'], verbs: ['get', 'list', 'update', 'watch'] },
-      { apiGroups: [''], resources: ['endpoints'], verbs: ['create', 'get', 'list', 'watch', 'update'] },
-      {
-        apiGroups: ['coordination.k8s.io'],
-        resources: ['leases'],
-        verbs: ['create', 'get', 'list', 'watch', 'update'],
-      },
-      { apiGroups: [''], resources: ['serviceaccounts/token'], verbs: ['create'] },
-      { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
-      { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
-    ],
-    resources: { requests: { cpu: '200m' } },
-    env: [],
-    securityContext: {},
-    podSecurityContext: {},
-    podAnnotations: {},
-    tolerations: [
-      { key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' },
-      { key: 'node-role.kubernetes.io/master', effect: 'NoSchedule' },
-      { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' },
-    ],
-    dnsPolicy: 'Default',
-    clusterRoleName: 'system:cloud-controller-manager',
-    roleBindingName: 'cloud-controller-manager:apiserver-authentication-reader',
-    serviceAccountName: 'cloud-controller-manager',
-    roleName: 'extension-apiserver-authentication-reader',
-    extraVolumes: [],
-    extraVolumeMounts: [],
-  };
+  return ccmChartDefaultValues();
 }
 
 function isMap(v: unknown): v is Values {
