@@ -19,7 +19,10 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
       'twin scenario (see `uproot sandbox up --help` and docs/sandbox.md)',
       'rke2-intree',
     )
-    .option('--time-scale <x>', 'simulated seconds per real second', '50')
+    .option(
+      '--time-scale <x>',
+      'run in real time sped up X times (e.g. 50), to watch the twin with kubectl; default: virtual time, whose figures do not depend on how busy the machine is',
+    )
     .option('--nodes <n>', 'total node count (control-plane nodes as the scenario says)')
     .option('--dir <dir>', 'where the twin and the report go (default: a new temporary directory)')
     .option('-o, --output <format>', 'text or json', 'text')
@@ -27,13 +30,13 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
       ctx.run(
         async (opts: {
           scenario: string;
-          timeScale: string;
+          timeScale?: string;
           nodes?: string;
           dir?: string;
           output: string;
         }) => {
           const format = parseOutputFormat(opts.output, ['text', 'json']);
-          const timeScale = Number(opts.timeScale);
+          const timeScale = opts.timeScale === undefined ? 50 : Number(opts.timeScale);
           if (!(timeScale > 0 && timeScale <= 1000)) {
             throw new InputError(
               'UP-DEMO-TIME-SCALE',
@@ -64,6 +67,7 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
             hostOf(ctx.io),
             {
               instances: ec2Instances,
+              virtualTime: opts.timeScale === undefined,
               onProgress: (line) => say(`uproot demo: ${line}`),
               onEvent: (e) => {
                 if (text) ctx.io.stderr(renderEvent(e));

@@ -38,6 +38,25 @@ describe('uproot demo', () => {
     }
   });
 
+  it('in virtual time (the default) keeps the largest gap within the lease bounds, however busy the machine', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uproot-demo-test-'));
+    try {
+      const io = recordingIo({ env: { PATH: process.env.PATH }, cwd: dir });
+      const code = await runCli(['demo', '--dir', join(dir, 'twin'), '-o', 'json'], io);
+      const doc = JSON.parse(io.stdoutText) as {
+        controllers: Record<string, { overlapSeconds: number; maxGapSeconds: number }>;
+      };
+      expect(code).toBe(0);
+      for (const name of ['service', 'cloud-node-lifecycle']) {
+        expect(doc.controllers[name]?.overlapSeconds).toBe(0);
+        // Lease duration 15 s, plus the retry period's jittered wait (2 s x 2.2) and one renew interval.
+        expect(doc.controllers[name]?.maxGapSeconds).toBeLessThan(23.8);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a non-RKE2 scenario with exit 2 and says what to do instead', async () => {
     const io = recordingIo();
     const code = await runCli(['demo', '--scenario', 'kubeadm-intree'], io);
