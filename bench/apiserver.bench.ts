@@ -1,13 +1,26 @@
 // Sandbox API server figures at 500 and 5,000 nodes (4 pods per node): paged node lists, single-object GET
-// throughput, watch fan-out lag and resident memory. The server runs on the main thread; clients run in a
-// worker thread so the server keeps its core. Run: npx tsx bench/apiserver.bench.ts via `npx tsx bench/run.ts apiserver`.
+// throughput as the admin (no RBAC) and as the controller manager (RBAC), GETs on a new connection each
+// (client-node 1.4's pattern: the TLS handshake cost), watch fan-out lag and server/client CPU per update,
+// resident memory, and the in-process cost of one RBAC decision. The server runs on the main thread;
+// clients run in a worker thread so the server keeps its core. Run: `npx tsx bench/run.ts apiserver`.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { startKubeApiServer, type KubeApiServer } from '../src/sandbox/apiserver/index.js';
-import { seededRandom } from '../src/clock/index.js';
+import {
+  RbacAuthorizer,
+  startKubeApiServer,
+  type KubeApiServer,
+  type RequestAttributes,
+} from '../src/sandbox/apiserver/index.js';
+import type { ServerResponse } from 'node:http';
+import { userInfoOf } from '../src/sandbox/apiserver/auth/identity.js';
+import { parseFieldSelector } from '../src/sandbox/apiserver/selectors/field-selector.js';
+import { parseLabelSelector } from '../src/sandbox/apiserver/selectors/label-selector.js';
+import { WatchHub } from '../src/sandbox/apiserver/watch/watch-hub.js';
+import { storeRbacSource } from '../src/sandbox/apiserver/auth/store-rbac-source.js';
+import { RealClock, seededRandom } from '../src/clock/index.js';
 
 const CLIENT = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
@@ -18,12 +31,21 @@ const lib = url.startsWith('https') ? https : http;
 const agent = new lib.Agent({ keepAlive: true, maxSockets: 256, ...(ca ? { ca } : {}) });
 const headers = { authorization: 'Bearer ' + token, accept: 'application/json' };
 const now = () => performance.timeOrigin + performance.now();
+// This worker thread's CPU seconds (the client side of the measurements).
+const fs = require('node:fs');
+const threadCpu = () => {
+  try {
+    const stat = fs.readFileSync('/proc/thread-self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch { return NaN; }
+};
 // Go clients (kubectl, controllers) set TCP_NODELAY; without it loopback round trips stall on Nagle.
 const nodelay = (req) => req.on('socket', (s) => s.setNoDelay(true));
 
-function get(path) {
+function get(path, as = token, via = agent) {
   return new Promise((resolve, reject) => {
-    const req = lib.request(url + path, { agent, headers }, (res) => {
+    const req = lib.request(url + path, { agent: via, headers: { ...headers, authorization: 'Bearer ' + as } }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks) }));
@@ -52,19 +74,33 @@ async function list(rounds) {
   return { times, items };
 }
 
-async function getLoad(names, durationMs, concurrency) {
+async function getLoad(names, durationMs, concurrency, as) {
   let done = 0, errors = 0, i = 0;
   const end = performance.now() + durationMs;
   const start = performance.now();
   async function loop() {
     while (performance.now() < end) {
       const name = names[i++ % names.length];
-      const res = await get('/api/v1/nodes/' + name);
+      const res = await get('/api/v1/nodes/' + name, as);
       if (res.status === 200) done++; else errors++;
     }
   }
   await Promise.all(Array.from({ length: concurrency }, loop));
   return { requests: done, errors, seconds: (performance.now() - start) / 1000 };
+}
+
+// Like @kubernetes/client-node 1.4, which builds a new Agent for every call: a new connection (and TLS
+// handshake, with no session to resume) per request.
+async function freshGets(name, count, as) {
+  const start = performance.now();
+  const cpu0 = threadCpu();
+  let errors = 0;
+  for (let i = 0; i < count; i++) {
+    const fresh = new lib.Agent({ keepAlive: false, ...(ca ? { ca } : {}) });
+    const res = await get('/api/v1/nodes/' + name, as, fresh);
+    if (res.status !== 200) errors++;
+  }
+  return { seconds: (performance.now() - start) / 1000, clientCpuSeconds: threadCpu() - cpu0, errors };
 }
 
 function watch(count, rv, expected) {
@@ -74,15 +110,20 @@ function watch(count, rv, expected) {
     const perWatcher = new Array(count).fill(0);
     const reqs = [];
     const SENT = Buffer.from('sent=');
+    let cpu0 = NaN;
     const finish = () => {
       clearInterval(idle);
+      const clientCpuSeconds = threadCpu() - cpu0;
       for (const r of reqs) r.destroy();
-      resolveAll({ lags: Array.from(lags.subarray(0, n)), perWatcher });
+      resolveAll({ lags: Array.from(lags.subarray(0, n)), perWatcher, clientCpuSeconds });
     };
     const idle = setInterval(() => { if (performance.now() - last > 10000) finish(); }, 1000);
     for (let w = 0; w < count; w++) {
       const req = lib.request(url + '/api/v1/nodes?watch=true&resourceVersion=' + rv, { agent, headers }, (res) => {
-        if (++ready === count) parentPort.postMessage({ type: 'ready' });
+        if (++ready === count) {
+          cpu0 = threadCpu();
+          parentPort.postMessage({ type: 'ready' });
+        }
         let rest = null;
         res.on('data', (chunk) => {
           const t = now();
@@ -109,11 +150,14 @@ function watch(count, rv, expected) {
 
 parentPort.on('message', async (m) => {
   if (m.type === 'list') parentPort.postMessage({ type: 'result', value: await list(m.rounds) });
-  if (m.type === 'get') parentPort.postMessage({ type: 'result', value: await getLoad(m.names, m.durationMs, m.concurrency) });
+  if (m.type === 'get') parentPort.postMessage({ type: 'result', value: await getLoad(m.names, m.durationMs, m.concurrency, m.token) });
+  if (m.type === 'fresh') parentPort.postMessage({ type: 'result', value: await freshGets(m.name, m.count, m.token) });
   if (m.type === 'watch') parentPort.postMessage({ type: 'result', value: await watch(m.count, m.rv, m.expected) });
   if (m.type === 'exit') { agent.destroy(); process.exit(0); }
 });
 `;
+
+const KCM = { name: 'kcm', token: 'bench-kcm', user: 'system:kube-controller-manager' };
 
 interface Client {
   call<T>(message: Record<string, unknown>, onReady?: () => void): Promise<T>;
@@ -148,8 +192,10 @@ function startClient(server: KubeApiServer): Client {
   };
 }
 
+const nodeName = (i: number): string => `node-${String(i).padStart(5, '0')}`;
+
 function nodeObject(i: number): Record<string, unknown> {
-  const name = `node-${String(i).padStart(5, '0')}`;
+  const name = nodeName(i);
   const condition = (type: string, status: string) => ({
     type,
     status,
@@ -216,7 +262,7 @@ function podObject(node: number, k: number): Record<string, unknown> {
       labels: { app: `app-${k}` },
     },
     spec: {
-      nodeName: `node-${String(node).padStart(5, '0')}`,
+      nodeName: nodeName(node),
       containers: [
         {
           name: 'main',
@@ -273,6 +319,8 @@ async function runScale(
   const seedMs = performance.now() - seedStart;
   const rssAfterSeed = process.memoryUsage().rss;
   const heapAfterSeed = process.memoryUsage().heapUsed;
+  server.addIdentity(KCM);
+  const admin = server.identities()[0]!;
   const client = startClient(server);
   const out: Record<string, unknown> = { nodes, pods: nodes * 4, tls, seedSeconds: round(seedMs / 1000, 2) };
   try {
@@ -288,23 +336,45 @@ async function runScale(
       };
     }
     if (phases.get) {
-      const names = Array.from(
-        { length: Math.min(nodes, 1000) },
-        (_, i) => `node-${String(i).padStart(5, '0')}`,
-      );
-      await client.call({ type: 'get', names, durationMs: 500, concurrency: 16 });
+      const names = Array.from({ length: Math.min(nodes, 1000) }, (_, i) => nodeName(i));
+      // The admin (system:masters) skips RBAC; the controller manager's identity goes through it.
+      const singleGet: Record<string, unknown> = {};
+      for (const [who, token] of [
+        ['admin', admin.token],
+        ['controllerManager', KCM.token],
+      ] as const) {
+        await client.call({ type: 'get', names, durationMs: 500, concurrency: 16, token });
+        const cpu0 = serverThreadCpuSeconds();
+        const gets = await client.call<{ requests: number; errors: number; seconds: number }>({
+          type: 'get',
+          names,
+          durationMs: 3000,
+          concurrency: 16,
+          token,
+        });
+        const cpu = serverThreadCpuSeconds() - cpu0;
+        singleGet[who] = {
+          wallPerSecond: round(gets.requests / gets.seconds, 0),
+          perServerCpuSecond: round(gets.requests / cpu, 0),
+          serverCpuMsPerRequest: round((cpu * 1000) / gets.requests, 3),
+          errors: gets.errors,
+        };
+      }
+      out.singleGet = singleGet;
+      const count = 300;
+      await client.call({ type: 'fresh', name: names[0], count: 20, token: KCM.token });
       const cpu0 = serverThreadCpuSeconds();
-      const gets = await client.call<{ requests: number; errors: number; seconds: number }>({
-        type: 'get',
-        names,
-        durationMs: 3000,
-        concurrency: 16,
+      const fresh = await client.call<{ seconds: number; clientCpuSeconds: number; errors: number }>({
+        type: 'fresh',
+        name: names[0],
+        count,
+        token: KCM.token,
       });
-      const cpu = serverThreadCpuSeconds() - cpu0;
-      out.singleGet = {
-        wallPerSecond: round(gets.requests / gets.seconds, 0),
-        perServerCpuSecond: round(gets.requests / cpu, 0),
-        errors: gets.errors,
+      out.getOnNewConnectionEachTime = {
+        wallMsPerRequest: round((fresh.seconds * 1000) / count, 2),
+        serverCpuMsPerRequest: round(((serverThreadCpuSeconds() - cpu0) * 1000) / count, 3),
+        clientCpuMsPerRequest: round((fresh.clientCpuSeconds * 1000) / count, 3),
+        errors: fresh.errors,
       };
     }
     const watchers = 100;
@@ -312,8 +382,8 @@ async function runScale(
     const seconds = 4;
     const expected = rate * seconds;
     let peakRss = process.memoryUsage().rss;
-    const sent = { n: 0, achievedPerSecond: 0, cpu: 0, wall: 1 };
-    const result = await client.call<{ lags: number[]; perWatcher: number[] }>(
+    const sent = { n: 0, achievedPerSecond: 0, cpuSeconds: 0, wallSeconds: 0 };
+    const result = await client.call<{ lags: number[]; perWatcher: number[]; clientCpuSeconds: number }>(
       { type: 'watch', count: watchers, rv: store.resourceVersion, expected },
       () => {
         void (async () => {
@@ -322,7 +392,7 @@ async function runScale(
           while (sent.n < expected) {
             const due = Math.min(expected, Math.floor(((performance.now() - start) / 1000) * rate) + 1);
             for (; sent.n < due; sent.n++) {
-              const name = `node-${String(sent.n % nodes).padStart(5, '0')}`;
+              const name = nodeName(sent.n % nodes);
               const at = performance.timeOrigin + performance.now();
               store.patch(
                 'v1/nodes',
@@ -342,9 +412,9 @@ async function runScale(
             peakRss = Math.max(peakRss, process.memoryUsage().rss);
             await new Promise((r) => setTimeout(r, 5));
           }
-          const wall = (performance.now() - start) / 1000;
-          sent.achievedPerSecond = round(expected / wall);
-          sent.cpu = (serverThreadCpuSeconds() - cpu0) / wall;
+          sent.wallSeconds = (performance.now() - start) / 1000;
+          sent.achievedPerSecond = round(expected / sent.wallSeconds);
+          sent.cpuSeconds = serverThreadCpuSeconds() - cpu0;
         })();
       },
     );
@@ -359,10 +429,12 @@ async function runScale(
         p99: round(percentile(lags, 99)),
         max: round(lags[lags.length - 1] ?? NaN),
       },
-      serverThreadBusyWhileUpdating: round(sent.cpu / sent.wall, 2),
+      serverThreadBusyWhileUpdating: round(sent.cpuSeconds / sent.wallSeconds, 2),
       // Server-thread CPU per update (patch + fan-out to every watcher), and the core share 1,000/s would take.
-      serverCpuMsPerUpdate: round((sent.cpu * 1000) / expected, 3),
-      projectedCoreShareAtTargetRate: round((sent.cpu / expected) * rate, 2),
+      serverCpuMsPerUpdate: round((sent.cpuSeconds * 1000) / expected, 3),
+      projectedCoreShareAtTargetRate: round((sent.cpuSeconds / expected) * rate, 2),
+      // The one client thread decodes every watcher's stream: when it saturates, lag is the client's.
+      clientCpuMsPerUpdate: round((result.clientCpuSeconds * 1000) / expected, 3),
       bytesPerEvent: Buffer.byteLength(JSON.stringify(store.get('v1/nodes', undefined, 'node-00000'))),
     };
     out.memoryMiB = {
@@ -395,9 +467,140 @@ function inChild(nodes: number, tls: boolean): Promise<Record<string, unknown>> 
   });
 }
 
+/**
+ * Microseconds per RBAC decision for the controller manager: on the bootstrap policy, and with 1,000 more
+ * ClusterRoleBindings and 1,000 more RoleBindings in its namespace (other subjects), for a repeated request
+ * and for a new object name each time.
+ */
+async function authorizeMicros(extraBindings: number): Promise<Record<string, number>> {
+  const server = await startKubeApiServer({ tls: false, preloadRancherCrds: false });
+  try {
+    const roleRef = { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' };
+    for (let i = 0; i < extraBindings; i++) {
+      server.store.create('clusterrolebindings.rbac.authorization.k8s.io', {
+        metadata: { name: `crb-${i}` },
+        roleRef,
+        subjects: [{ kind: 'User', name: `user-${i}` }],
+      });
+      server.store.create('rolebindings.rbac.authorization.k8s.io', {
+        metadata: { name: `rb-${i}`, namespace: 'kube-system' },
+        roleRef,
+        subjects: [{ kind: 'ServiceAccount', name: `sa-${i}`, namespace: 'kube-system' }],
+      });
+    }
+    const authorizer = new RbacAuthorizer(storeRbacSource(server.store));
+    // One UserInfo per token, as the authenticator hands out.
+    const user = userInfoOf(KCM);
+    const ask = (name: string): RequestAttributes => ({
+      user,
+      verb: 'get',
+      isResourceRequest: true,
+      path: '',
+      apiGroup: 'coordination.k8s.io',
+      apiVersion: 'v1',
+      resource: 'leases',
+      subresource: '',
+      namespace: 'kube-system',
+      name,
+    });
+    // Bounded by time, not count: a full scan of 2,000 bindings takes about a millisecond.
+    const time = (name: (i: number) => string): number => {
+      const start = performance.now();
+      let n = 0;
+      while (n < 50_000 && performance.now() - start < 1000) {
+        for (const end = n + 100; n < end; n++) authorizer.authorize(ask(name(n)));
+      }
+      return round(((performance.now() - start) * 1000) / n, 2);
+    };
+    time(() => 'kube-controller-manager');
+    return {
+      repeatedRequest: time(() => 'kube-controller-manager'),
+      newNameEachTime: time((i) => `lease-${i}`),
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+/**
+ * The fan-out's own CPU per update, without sockets: 100 watchers on stub responses, node status patches
+ * in turns of 5 (as the socket phase sends them), process CPU per patch (store write + matching, encoding
+ * and queueing for every watcher), and how many writes the streams got per update.
+ */
+async function fanOutWithoutSockets(): Promise<Record<string, number>> {
+  const server = await startKubeApiServer({ tls: false, preloadRancherCrds: false });
+  const nodes = server.registry.resolve('v1/nodes');
+  const hub = new WatchHub(server.store, server.registry, new RealClock(), 60_000);
+  let writes = 0;
+  const stub = {
+    ...{
+      writeHead: () => stub,
+      flushHeaders: () => undefined,
+      end: () => undefined,
+      destroy: () => undefined,
+    },
+    ...{
+      on: () => stub,
+      cork: () => undefined,
+      uncork: () => undefined,
+      socket: { setNoDelay: () => undefined },
+    },
+    write: () => ++writes > 0,
+    destroyed: false,
+    writableLength: 0,
+  };
+  try {
+    for (let i = 0; i < 500; i++) server.store.create('v1/nodes', nodeObject(i));
+    for (let w = 0; w < 100; w++) {
+      const request = {
+        resourceType: nodes,
+        namespace: '',
+        labelSelector: parseLabelSelector(undefined),
+        fieldSelector: parseFieldSelector(undefined, server.store.fieldGetters(nodes)),
+        rendering: { kind: 'object' as const },
+        allowBookmarks: false,
+      };
+      hub.open(request, { from: 'rv', rv: server.store.currentRevision }, stub as unknown as ServerResponse);
+    }
+    const updates = async (count: number): Promise<void> => {
+      for (let i = 0; i < count; i += 5) {
+        for (let k = i; k < i + 5; k++) {
+          const status = { conditions: [{ type: 'Ready', status: 'True', message: `sent=${k}` }] };
+          server.store.patch(
+            'v1/nodes',
+            undefined,
+            nodeName(k % 500),
+            'merge',
+            { status },
+            { subresource: 'status' },
+          );
+        }
+        await new Promise((r) => setImmediate(r));
+      }
+    };
+    await updates(2000);
+    writes = 0;
+    const cpu0 = process.cpuUsage();
+    await updates(10_000);
+    const cpu = process.cpuUsage(cpu0);
+    return {
+      cpuMicrosecondsPerUpdate: round((cpu.user + cpu.system) / 10_000),
+      writesPerUpdate: writes / 10_000,
+    };
+  } finally {
+    hub.close();
+    await server.close();
+  }
+}
+
 export async function run(): Promise<Record<string, unknown>> {
   const loadBefore = loadavg()[0];
   const results = {
+    rbacDecisionMicroseconds: {
+      bootstrapPolicy: await authorizeMicros(0),
+      with2000MoreBindings: await authorizeMicros(1000),
+    },
+    watchFanOutWithoutSockets: await fanOutWithoutSockets(),
     '500 nodes': await inChild(500, true),
     '5000 nodes': await inChild(5000, true),
     '5000 nodes, plain http': await inChild(5000, false),

@@ -145,6 +145,53 @@ describe('RBAC on the migration lease', () => {
     expect(self.status?.allowed).toBe(true);
   });
 
+  it('applies RBAC writes made over the API from the very next request', async () => {
+    const kcmCore = sb.client('kcm').makeApiClient(k8s.CoreV1Api);
+    const rbac = sb.client().makeApiClient(k8s.RbacAuthorizationV1Api);
+    const configMap = (name: string): k8s.V1ConfigMap => ({ metadata: { name }, data: { k: 'v' } });
+    const createAsKcm = (name: string): Promise<number> =>
+      kcmCore.createNamespacedConfigMap({ namespace: 'default', body: configMap(name) }).then(
+        () => 201,
+        (e: unknown) => (e as k8s.ApiException<string>).code,
+      );
+    expect(await createAsKcm('before')).toBe(403);
+
+    await rbac.createNamespacedRole({
+      namespace: 'default',
+      body: {
+        metadata: { name: 'configmap-writer' },
+        rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['create'] }],
+      },
+    });
+    // The role alone grants nothing; the binding grants it on the next request.
+    expect(await createAsKcm('role-only')).toBe(403);
+    await rbac.createNamespacedRoleBinding({
+      namespace: 'default',
+      body: {
+        metadata: { name: 'kcm-writes-configmaps' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'configmap-writer' },
+        subjects: [
+          { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'system:kube-controller-manager' },
+        ],
+      },
+    });
+    expect(await createAsKcm('bound')).toBe(201);
+
+    await rbac.deleteNamespacedRole({ namespace: 'default', name: 'configmap-writer' });
+    try {
+      await kcmCore.createNamespacedConfigMap({ namespace: 'default', body: configMap('role-gone') });
+      expect.unreachable();
+    } catch (e) {
+      const err = e as k8s.ApiException<string>;
+      expect(err.code).toBe(403);
+      expect(JSON.parse(err.body).message).toBe(
+        'configmaps is forbidden: User "system:kube-controller-manager" cannot create resource "configmaps" in API group "" in the namespace "default": RBAC: role.rbac.authorization.k8s.io "configmap-writer" not found',
+      );
+    }
+    await rbac.deleteNamespacedRoleBinding({ namespace: 'default', name: 'kcm-writes-configmaps' });
+    expect(await createAsKcm('unbound')).toBe(403);
+  });
+
   it('rejects unknown and missing tokens with 401, but serves /version and /healthz anonymously', async () => {
     const get = (path: string, token?: string): Promise<{ status: number; body: string }> =>
       new Promise((resolve, reject) => {
