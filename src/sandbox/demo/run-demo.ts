@@ -14,7 +14,7 @@ import type { RunHost, TargetFlags } from '../../engine/session/run-settings.js'
 import type { EngineEvent } from '../../engine/events.js';
 import type { InstanceReader } from '../../toolkit/verify.js';
 import { preflight } from '../../toolkit/preflight.js';
-import { migrate, type MigrateResult } from '../../toolkit/migrate.js';
+import { migrate, type MigrateOptions, type MigrateResult } from '../../toolkit/migrate.js';
 import { verify, type VerifyReport } from '../../toolkit/verify.js';
 import { planFromSources, plannerTransforms, preflightVerdict } from '../../toolkit/migrate-sources.js';
 import { buildReportModel, renderReportHtml, renderReportMarkdown } from '../../report/index.js';
@@ -22,6 +22,10 @@ import { awsEnvironment } from '../aws/index.js';
 import { loadScenario } from '../scenarios/index.js';
 import { startTwin, type LedgerReport, type Twin } from '../twin/index.js';
 import { RANCHER_NAMESPACE } from '../twin/rke2/provisioning-cluster.js';
+import { ProcessRunner } from '../../adapters/process/run-command.js';
+import { TWIN_RKE_BINARY, twinRkeRunner } from './twin-rke-runner.js';
+import { actAsPerson } from './twin-person.js';
+import type { MigrationPlan, StepId } from '../../core/plan/plan-types.js';
 
 export interface DemoOptions {
   readonly scenario: string;
@@ -61,13 +65,13 @@ export interface DemoResult {
 
 export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDeps): Promise<DemoResult> {
   const { scenario } = loadScenario(options.scenario, { cwd: host.cwd });
-  if (scenario.distribution !== 'rke2') {
+  if (scenario.distribution === 'kubeadm') {
     throw new InputError(
       'UP-DEMO-DISTRO',
-      `uproot demo drives RKE2 twins today; "${scenario.name}" is ${scenario.distribution}`,
+      `uproot demo drives RKE2 and RKE twins today; "${scenario.name}" is ${scenario.distribution}`,
       {
         location: { field: '--scenario', value: options.scenario },
-        hint: `rehearse ${scenario.distribution} by hand with \`uproot sandbox up --scenario ${scenario.name}\` (see docs/sandbox.md), or run \`uproot demo\` with an RKE2 scenario such as rke2-intree`,
+        hint: `rehearse ${scenario.distribution} by hand with \`uproot sandbox up --scenario ${scenario.name}\` (see docs/sandbox.md), or run \`uproot demo\` with an RKE2 or RKE scenario such as rke2-intree or rke-intree`,
       },
     );
   }
@@ -103,6 +107,8 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
       ...(twin.contexts.rancher
         ? { rancherContext: twin.contexts.rancher, cluster: `${RANCHER_NAMESPACE}/${scenario.clusterName}` }
         : {}),
+      // RKE: the plan reads and edits the twin's cluster.yml; `rke up` is the twin's own (twin-rke-runner.ts).
+      ...(twin.files.rkeConfig ? { clusterFile: twin.files.rkeConfig } : {}),
     };
     progress(
       `kubeconfig ${twin.files.kubeconfig} (contexts ${twin.contexts.downstream}${twin.contexts.rancher ? `, ${twin.contexts.rancher}` : ''})`,
@@ -115,13 +121,47 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
 
     progress('migrate: executing the plan behind its gates');
     const stateDir = join(options.dir, '.uproot');
-    const migration = await migrate({ ...target, yes: true, stateDir }, runHost, {
-      clock,
-      buildPlan: planFromSources(host.cwd, {}),
-      preflight: preflightVerdict(host.cwd, env, clock),
-      transformsFor: plannerTransforms,
-      ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),
-    });
+    const rke = twin.files.rkeConfig !== undefined;
+    // The plan as built (the journal's copy drops the artifacts the person's steps use).
+    let built: MigrationPlan | undefined;
+    const runMigrate = (extra: Partial<MigrateOptions>): Promise<MigrateResult> =>
+      migrate(
+        {
+          ...target,
+          yes: true,
+          stateDir,
+          ...(rke ? { rkeBinary: TWIN_RKE_BINARY } : {}),
+          ...extra,
+        },
+        runHost,
+        {
+          clock,
+          runner: twinRkeRunner(
+            (text, file) => twin.applyRkeConfig(text, file),
+            clock,
+            new ProcessRunner(clock),
+          ),
+          buildPlan: planFromSources(host.cwd, {}),
+          preflight: preflightVerdict(host.cwd, env, clock),
+          transformsFor: plannerTransforms,
+          onPlan: (plan, context) => {
+            if (!context.resumed) built = plan;
+          },
+          ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),
+        },
+      );
+    let migration = await runMigrate({});
+    // Steps a person does (RKE without helm-controller: helm installs of the CCM chart): do them, resume.
+    const done: StepId[] = [];
+    for (;;) {
+      const waiting = migration.outcome.type === 'ran' ? migration.outcome.result : undefined;
+      if (waiting?.type !== 'waiting-for-person' || done.includes(waiting.step)) break;
+      const did = actAsPerson(twin, built ?? waiting.journal.plan, waiting.instructions);
+      if (!did) break;
+      progress(`migrate: ${waiting.step} needs a person; the demo does it: ${did}`);
+      done.push(waiting.step);
+      migration = await runMigrate({ resume: true, manualDone: done });
+    }
     progress(`migrate: ${migration.outcome.type}`);
 
     progress('verify: proving the end state');
