@@ -12,7 +12,7 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
   program
     .command('demo')
     .description(
-      'Migrate an embedded twin of a Rancher RKE2 cluster on AWS end to end: preflight, migrate, verify, report',
+      'Migrate an embedded twin of a Rancher RKE2 (or RKE) cluster on AWS end to end: preflight, migrate, verify, report',
     )
     .option(
       '--scenario <name|file>',

@@ -259,7 +259,9 @@ export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPl
       'Only one controller manager runs the cloud controllers now; the migration lease is no longer needed. Keeping it enabled is harmless and makes a rollback simpler.',
     source: `${SEED_002}, step 5 (last part)`,
     changes: disabled ? [disabled.change] : [],
-    gates: [gates.ccmRolledOut()],
+    // Every edit of the Cluster is rolled out by Rancher; wait for it, or the migration reports done while
+    // control-plane components are still restarting.
+    gates: [gates.clusterRolledOut(), gates.ccmRolledOut()],
     undo: { description: 'Re-enable leader migration on the CCM.', changes: disabled ? [disabled.undo] : [] },
     optional: true,
   });
