@@ -3,8 +3,9 @@
  * journal in the cluster and the migration lock held; or, with `resume`, continue the journaled plan exactly
  * where it stopped. Every I/O dependency can be injected (tests pass the sandbox and recording callbacks).
  */
+import { connectJournalSession } from '../engine/session/journal-session.js';
 import { resolve } from 'node:path';
-import { RealClock, systemRandom, type Clock, type Random } from '../clock/index.js';
+import type { Clock, Random } from '../clock/index.js';
 import type { MigrationPlan, StepId } from '../core/plan/plan-types.js';
 import { ExitCode, InputError } from '../errors/index.js';
 import { ProcessRunner, type CommandRunner } from '../adapters/process/run-command.js';
@@ -18,9 +19,9 @@ import { addRun, createJournal, journalPhase } from '../engine/journal/journal-t
 import { nextAction, type NextAction } from '../engine/next-action.js';
 import { runPlan, type RunResult } from '../engine/run-plan.js';
 import { sanitizePlan } from '../engine/sanitize.js';
-import { kubeconfigConnect, type Clusters, type Connect } from '../engine/session/cluster-access.js';
+import type { Clusters, Connect } from '../engine/session/cluster-access.js';
 import { wireExecution } from '../engine/session/engine-wiring.js';
-import { clusterRefOf, journalLocationFor, parseRancherCluster } from '../engine/session/journal-location.js';
+import { clusterRefOf, type journalLocationFor } from '../engine/session/journal-location.js';
 import { newRunId, openLockedJournal } from '../engine/session/locked-journal.js';
 import {
   executionSettings,
@@ -107,12 +108,7 @@ export async function migrate(
       hint: 'run it at a terminal to confirm the plan, pass --yes to confirm in advance, or --dry-run to only see the plan',
     });
   }
-  const clock = deps.clock ?? new RealClock();
-  const random = deps.random ?? systemRandom;
-  const clusters = (deps.connect ?? kubeconfigConnect({ env: host.env, clock, random }))(options);
-  const rancher = options.cluster ? parseRancherCluster(options.cluster) : undefined;
-  const location = journalLocationFor(rancher);
-  const journalObjects = location.api === 'management' ? clusters.management! : clusters.downstream;
+  const { clock, random, clusters, location, journalObjects } = connectJournalSession(options, host, deps);
   const stateDir = resolve(host.cwd, options.stateDir ?? '.uproot');
 
   const withDefaults: MigrateDeps = {

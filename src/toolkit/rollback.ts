@@ -4,8 +4,9 @@
  * migration on, kube-controller-manager regains the migration lease). Idempotent: a crashed or stopped
  * rollback is continued by running it again.
  */
+import { connectJournalSession } from '../engine/session/journal-session.js';
 import { resolve } from 'node:path';
-import { RealClock, systemRandom, type Clock, type Random } from '../clock/index.js';
+import type { Clock, Random } from '../clock/index.js';
 import type { MigrationPlan, PlanStep } from '../core/plan/plan-types.js';
 import { ExitCode, InputError } from '../errors/index.js';
 import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
@@ -17,9 +18,8 @@ import type { Journal } from '../engine/journal/journal-schema.js';
 import { addRun, journalPhase } from '../engine/journal/journal-transitions.js';
 import { stepsToUndo } from '../engine/rollback/rollback-order.js';
 import { runRollback, type RollbackResult } from '../engine/rollback/run-rollback.js';
-import { kubeconfigConnect, type Connect } from '../engine/session/cluster-access.js';
+import type { Connect } from '../engine/session/cluster-access.js';
 import { wireExecution } from '../engine/session/engine-wiring.js';
-import { journalLocationFor, parseRancherCluster } from '../engine/session/journal-location.js';
 import { newRunId, openLockedJournal } from '../engine/session/locked-journal.js';
 import {
   executionSettings,
@@ -99,11 +99,13 @@ export async function rollback(
       hint: 'run it at a terminal to confirm, pass --yes, or --dry-run to see what would be undone',
     });
   }
-  const clock = deps.clock ?? new RealClock();
-  const random = deps.random ?? systemRandom;
-  const clusters = (deps.connect ?? kubeconfigConnect({ env: host.env, clock, random }))(options);
-  const location = journalLocationFor(options.cluster ? parseRancherCluster(options.cluster) : undefined);
-  const objects = location.api === 'management' ? clusters.management! : clusters.downstream;
+  const {
+    clock,
+    random,
+    clusters,
+    location,
+    journalObjects: objects,
+  } = connectJournalSession(options, host, deps);
 
   if (options.dryRun) {
     const store = new ConfigMapJournalStore(objects, location);

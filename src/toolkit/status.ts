@@ -3,9 +3,10 @@
  * be read), the current step and what comes next, who holds the managers' leases and the migration lock, and
  * the ownership timeline. Read-only. `watchStatus` repeats it on the injected clock until aborted.
  */
+import { connectJournalSession } from '../engine/session/journal-session.js';
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { RealClock, systemRandom, type Clock, type Random } from '../clock/index.js';
+import { RealClock, type Clock, type Random } from '../clock/index.js';
 import type { StepId } from '../core/plan/plan-types.js';
 import { UprootError } from '../errors/index.js';
 import { JournalMirror } from '../adapters/files/journal-mirror.js';
@@ -24,7 +25,7 @@ import type { Journal, LeaseObservation, StepRecord } from '../engine/journal/jo
 import { journalPhase, type JournalPhase } from '../engine/journal/journal-transitions.js';
 import { nextAction, type NextAction } from '../engine/next-action.js';
 import { kubeconfigConnect, type Connect } from '../engine/session/cluster-access.js';
-import { journalLocationFor, lockNameFor, parseRancherCluster } from '../engine/session/journal-location.js';
+import { lockNameFor, type journalLocationFor } from '../engine/session/journal-location.js';
 import { validateTargets, type RunHost, type TargetFlags } from '../engine/session/run-settings.js';
 
 export const STATUS_SCHEMA_VERSION = 'uproot.dev/status/v1';
@@ -122,12 +123,13 @@ export async function status(
   deps: StatusDeps = {},
 ): Promise<StatusReport> {
   validateTargets(options);
-  const clock = deps.clock ?? new RealClock();
-  const random = deps.random ?? systemRandom;
-  const clusters = (deps.connect ?? kubeconfigConnect({ env: host.env, clock, random }))(options);
-  const rancher = options.cluster ? parseRancherCluster(options.cluster) : undefined;
-  const location = journalLocationFor(rancher);
-  const objects = location.api === 'management' ? clusters.management! : clusters.downstream;
+  const {
+    clock,
+    clusters,
+    rancher,
+    location,
+    journalObjects: objects,
+  } = connectJournalSession(options, host, deps);
   const store = new ConfigMapJournalStore(objects, location);
   const stateDir = resolve(host.cwd, options.stateDir ?? '.uproot');
 

@@ -1,0 +1,33 @@
+/**
+ * What every journaled command (migrate, rollback, status) starts with: the clock and randomness it runs on, the
+ * clusters it talks to, and where the journal lives (the management cluster for RKE2 under Rancher).
+ */
+import { RealClock, systemRandom, type Clock, type Random } from '../../clock/index.js';
+import type { KubeObjects } from '../../adapters/kube/kube-objects.js';
+import { kubeconfigConnect, type Clusters, type Connect } from './cluster-access.js';
+import { journalLocationFor, parseRancherCluster } from './journal-location.js';
+import type { RunHost, TargetFlags } from './run-settings.js';
+
+export interface JournalSession {
+  readonly clock: Clock;
+  readonly random: Random;
+  readonly clusters: Clusters;
+  readonly rancher: ReturnType<typeof parseRancherCluster> | undefined;
+  readonly location: ReturnType<typeof journalLocationFor>;
+  /** The cluster that holds the journal and the lock. */
+  readonly journalObjects: KubeObjects;
+}
+
+export function connectJournalSession(
+  options: TargetFlags,
+  host: RunHost,
+  deps: { readonly clock?: Clock; readonly random?: Random; readonly connect?: Connect },
+): JournalSession {
+  const clock = deps.clock ?? new RealClock();
+  const random = deps.random ?? systemRandom;
+  const clusters = (deps.connect ?? kubeconfigConnect({ env: host.env, clock, random }))(options);
+  const rancher = options.cluster ? parseRancherCluster(options.cluster) : undefined;
+  const location = journalLocationFor(rancher);
+  const journalObjects = location.api === 'management' ? clusters.management! : clusters.downstream;
+  return { clock, random, clusters, rancher, location, journalObjects };
+}
