@@ -8,7 +8,7 @@ import { isKubeStatus } from '../../adapters/kube/kube-client.js';
 import { keyOf, type KubeObject, type KubeObjects } from '../../adapters/kube/kube-objects.js';
 import { describeRef, setSchedulable, nodeScheduling } from '../../adapters/kube/object-writer.js';
 import type { EventSink } from '../events.js';
-import type { Backup } from '../journal/journal-schema.js';
+import type { Backup, Journal } from '../journal/journal-schema.js';
 import { cloneJson, type JsonRecord } from '../object-diff/json.js';
 import { applyPatchIdempotently } from '../object-diff/lenient-patch.js';
 import { mergePatch } from '../object-diff/merge-patch.js';
@@ -170,11 +170,16 @@ export function schedulingApplier(deps: ClusterApplierDeps): ChangeApplier<Sched
     undo: async (change, backup, ctx: UndoContext): Promise<UndoOutcome> => {
       const cordon = change.type === 'cordon-nodes';
       // Only the nodes this change flipped go back; a node cordoned before the migration stays cordoned.
-      const flipped =
+      const own =
         ctx.record?.nodes ??
         (backup?.type === 'node-scheduling'
           ? backup.nodes.filter((n) => n.unschedulable !== cordon).map((n) => n.name)
           : []);
+      // Undoing an uncordon returns to the state after the plan's cordon, even when someone else (Rancher's
+      // roll) uncordoned the nodes first and this change found nothing to flip.
+      const flipped = cordon
+        ? own
+        : [...new Set([...own, ...cordonedEarlier(ctx.journal, ctx.step.id, change.selector)])];
       if (flipped.length === 0)
         return {
           type: 'nothing-to-undo',
@@ -187,6 +192,24 @@ export function schedulingApplier(deps: ClusterApplierDeps): ChangeApplier<Sched
       };
     },
   };
+}
+
+/**
+ * The nodes an earlier cordon-nodes change of the plan (same selector) cordoned and that are not undone yet:
+ * what undoing a later uncordon must cordon again.
+ */
+export function cordonedEarlier(journal: Journal, before: StepId, selector: string): string[] {
+  const out: string[] = [];
+  for (const step of journal.plan.steps) {
+    if (step.id === before) break;
+    const record = journal.steps.find((s) => s.id === step.id);
+    if (!record || record.state === 'pending' || record.state === 'rolled-back') continue;
+    step.changes.forEach((change, index) => {
+      if (change.type !== 'cordon-nodes' || change.selector !== selector) return;
+      out.push(...(record.changes.find((c) => c.change === index)?.nodes ?? []));
+    });
+  }
+  return out;
 }
 
 /** Asks whether a person did what `instructions` say; needs-person when nobody can answer. */

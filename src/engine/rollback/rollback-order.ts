@@ -19,13 +19,39 @@ const INVARIANTS: readonly Gate['type'][] = ['load-balancers-kept', 'no-ownershi
 
 export function gatesAfterUndo(plan: MigrationPlan, step: PlanStep): Gate[] {
   const index = plan.steps.findIndex((s) => s.id === step.id);
-  const previous = index > 0 ? plan.steps[index - 1] : undefined;
-  if (previous) return [...previous.gates];
-  const all = plan.steps.flatMap((s) => s.gates);
+  const earlier = plan.steps.slice(0, Math.max(index, 0));
+  const previous = earlier.at(-1);
+  // Cordoning is transient during a rollback: Rancher's rolls cordon and uncordon each node they restart, and
+  // undoing the cordon step ends it anyway, so nodes-cordoned is not waited for between undos.
+  const base = (previous ? previous.gates : invariantGates(plan)).filter((g) => g.type !== 'nodes-cordoned');
+  const has = (type: Gate['type']): boolean => base.some((g) => g.type === type);
+  const extra: Gate[] = [];
+  // Undoing a cluster-definition edit sets off another roll (Rancher, rke up): wait for it as the step did.
+  const rollout = step.gates.find((g) => g.type === 'cluster-rolled-out');
+  if (rollout && !has('cluster-rolled-out')) extra.push(rollout);
+  // The step changed the managers' flags: they must be back to what the last earlier gate expected, or to
+  // the in-tree provider without leader migration when no earlier step changed them.
+  const flags = step.gates.find((g) => g.type === 'control-plane-flags');
+  if (flags && !has('control-plane-flags')) {
+    const before = earlier.flatMap((s) => s.gates).filter((g) => g.type === 'control-plane-flags');
+    extra.push(
+      before.at(-1) ?? {
+        type: 'control-plane-flags',
+        expect: { cloudProvider: 'aws', kcmLeaderMigration: false },
+        timeoutSeconds: flags.timeoutSeconds,
+      },
+    );
+  }
+  return [...extra, ...base];
+}
+
+function invariantGates(plan: MigrationPlan): Gate[] {
   const seen = new Set<string>();
-  return all.filter((g) => {
-    if (!INVARIANTS.includes(g.type) || seen.has(g.type)) return false;
-    seen.add(g.type);
-    return true;
-  });
+  return plan.steps
+    .flatMap((s) => s.gates)
+    .filter((g) => {
+      if (!INVARIANTS.includes(g.type) || seen.has(g.type)) return false;
+      seen.add(g.type);
+      return true;
+    });
 }

@@ -13,7 +13,12 @@ import { configMapPatch, cordon, journalFor, manual, plan, step } from '../testi
 import { gatesAfterUndo, stepsToUndo } from './rollback-order.js';
 import { runRollback, type RollbackActions } from './run-rollback.js';
 
-const g = (selector: string): Gate => ({ type: 'nodes-cordoned', selector, timeoutSeconds: 5 });
+const g = (name: string): Gate => ({
+  type: 'daemonset-rolled-out',
+  namespace: 'ns',
+  name,
+  timeoutSeconds: 5,
+});
 const lb: Gate = { type: 'load-balancers-kept', timeoutSeconds: 5 };
 const p = plan([
   step('grant-migration-lease', [configMapPatch('rbac', 'k', 'v')], [g('a')]),
@@ -56,7 +61,7 @@ function recorder(options: { failGate?: string } = {}) {
       return { type: 'done', record: { outcome: 'confirmed' } };
     },
     runGate: async ({ step: s, gate }) => {
-      log.push(`gate ${s.id} ${gate.type}${gate.type === 'nodes-cordoned' ? ` ${gate.selector}` : ''}`);
+      log.push(`gate ${s.id} ${gate.type}${gate.type === 'daemonset-rolled-out' ? ` ${gate.name}` : ''}`);
       return options.failGate === s.id
         ? { result: { type: 'timed-out', last: 'not yet', fix: 'wait' } }
         : { result: { type: 'passed', after: 0 } };
@@ -91,10 +96,10 @@ describe('runRollback', () => {
     expect(r.log).toEqual([
       'undo roll-control-plane#0',
       'plan-undo roll-control-plane manual',
-      'gate roll-control-plane nodes-cordoned b',
+      'gate roll-control-plane daemonset-rolled-out b',
       'gate roll-control-plane load-balancers-kept',
       'undo cordon-control-plane#0',
-      'gate cordon-control-plane nodes-cordoned a',
+      'gate cordon-control-plane daemonset-rolled-out a',
       'undo grant-migration-lease#0',
       'gate grant-migration-lease load-balancers-kept',
     ]);
