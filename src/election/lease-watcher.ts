@@ -2,6 +2,7 @@ import { CoordinationV1Api, type KubeConfig } from '@kubernetes/client-node';
 import type { Clock } from '../clock/index.js';
 import { MIGRATION_LEASE_NAME } from '../core/leader-migration/index.js';
 import type { LeaseObservation } from '../core/ownership/index.js';
+import { makeKeepAliveApiClient } from '../kube-http/index.js';
 import { isNotFound } from './errors.js';
 import { kubeLeaseApi } from './lease-lock/kube-lease-lock.js';
 import type { LeaseApi } from './lease-lock/lease-lock.js';
@@ -108,5 +109,5 @@ export function watchLeases(options: LeaseWatcherOptions): LeaseWatcher {
 
 /** A LeaseApi for watching a cluster's leases from a kubeconfig (requests time out after `timeoutMs`). */
 export function kubeLeaseWatcherApi(kubeConfig: KubeConfig, clock: Clock, timeoutMs = 5_000): LeaseApi {
-  return kubeLeaseApi(kubeConfig.makeApiClient(CoordinationV1Api), clock, timeoutMs);
+  return kubeLeaseApi(makeKeepAliveApiClient(kubeConfig, CoordinationV1Api), clock, timeoutMs);
 }

@@ -172,14 +172,14 @@ export function preflightVerdict(
       cwd,
       clock,
     });
+    const failed = report.checks.filter((c) => c.status === 'fail');
     return {
       outcome: report.outcome,
-      failures: report.checks
-        .filter((c) => c.status === 'fail')
-        .map(
-          (c) =>
-            `${c.title}: ${c.message}${c.status === 'fail' && c.fixes[0] ? ` (fix: ${describeFix(c.fixes[0])})` : ''}`,
-        ),
+      failedChecks: failed.map((c) => c.id),
+      failures: failed.map(
+        (c) =>
+          `${c.title}: ${c.message}${c.status === 'fail' && c.fixes[0] ? ` (fix: ${describeFix(c.fixes[0])})` : ''}`,
+      ),
     };
   };
 }

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import type { Clock, Random } from '../clock/index.js';
 import type { MigrationPlan, StepId } from '../core/plan/plan-types.js';
 import { ExitCode, InputError } from '../errors/index.js';
+import { stepFixing, type CheckId } from '../core/checks/index.js';
 import { ProcessRunner, type CommandRunner } from '../adapters/process/run-command.js';
 import { KubeGateReader } from '../adapters/kube/gate-reader.js';
 import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
@@ -51,6 +52,8 @@ export interface PreflightVerdict {
   readonly outcome: 'pass' | 'warn' | 'fail';
   /** One line per failed check, with its fix. */
   readonly failures: readonly string[];
+  /** The failed checks' ids, in the order of `failures` (to tell those the plan itself fixes). */
+  readonly failedChecks?: readonly CheckId[];
 }
 
 export interface MigrateDeps {
@@ -277,13 +280,27 @@ async function startingJournal(
       },
     );
   }
-  if (!options.skipPreflight && deps.preflight) {
-    const verdict = await deps.preflight(options);
-    if (verdict.outcome === 'fail') {
-      return { outcome: { type: 'preflight-failed', failures: verdict.failures }, exitCode: ExitCode.failed };
-    }
+  const verdict = !options.skipPreflight && deps.preflight ? await deps.preflight(options) : undefined;
+  const refused = (failures: readonly string[]): MigrateResult => ({
+    outcome: { type: 'preflight-failed', failures },
+    exitCode: ExitCode.failed,
+  });
+  let plan: MigrationPlan;
+  try {
+    plan = await deps.buildPlan!({ options, clusters: ctx.clusters });
+  } catch (error) {
+    // A cluster preflight already found wanting is reported as preflight's findings, not as a plan error.
+    if (verdict?.outcome === 'fail') return refused(verdict.failures);
+    throw error;
   }
-  const plan = await deps.buildPlan!({ options, clusters: ctx.clusters });
+  if (verdict?.outcome === 'fail') {
+    // Failures the plan's own steps fix (the migration-lease RBAC) do not stop the run: their gates prove them.
+    const left = verdict.failures.filter((_, i) => {
+      const check = verdict.failedChecks?.[i];
+      return !check || !stepFixing(check, plan);
+    });
+    if (left.length > 0 || !verdict.failedChecks) return refused(verdict.failures);
+  }
   if (plan.outcome.type === 'nothing-to-do') {
     return { outcome: { type: 'nothing-to-do', reason: plan.outcome.reason, plan }, exitCode: ExitCode.ok };
   }

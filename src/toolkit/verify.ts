@@ -7,27 +7,25 @@
  */
 import { RealClock, systemRandom, type Clock, type Random } from '../clock/index.js';
 import { parseProviderId, nodeNameLookup } from '../core/checks/facts/provider-id.js';
-import { flagEnabled, parseFlags } from '../core/checks/facts/component-flags.js';
 import type { Distro } from '../core/plan/plan-types.js';
 import { ExitCode } from '../errors/index.js';
 import { KubeGateReader } from '../adapters/kube/gate-reader.js';
 import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
-import type { KubeObjects } from '../adapters/kube/kube-objects.js';
 import { evaluateControlPlaneFlags } from '../engine/gates/control-plane-flags.js';
-import { evaluateDaemonSetRollout } from '../engine/gates/daemonset-rollout.js';
 import type { NodeFacts } from '../engine/gates/gate-facts.js';
-import type { GateVerdict } from '../engine/gates/gate-verdict.js';
 import { someNames } from '../engine/gates/gate-verdict.js';
 import { evaluateLoadBalancersKept } from '../engine/gates/load-balancers.js';
 import { evaluateNodesInitialized } from '../engine/gates/node-gates.js';
 import { evaluateNoOwnershipOverlap, type OwnershipInference } from '../engine/gates/ownership.js';
-import type { Journal } from '../engine/journal/journal-schema.js';
 import { kubeconfigConnect, type Connect } from '../engine/session/cluster-access.js';
 import {
   controlPlaneSelectorFor,
   journalLocationFor,
   parseRancherCluster,
 } from '../engine/session/journal-location.js';
+import { ccmRunning } from './verify-ccm.js';
+import { fromVerdict, type VerifyCheck } from './verify-check.js';
+export type { CheckStatus, VerifyCheck } from './verify-check.js';
 import { validateTargets, type RunHost, type TargetFlags } from '../engine/session/run-settings.js';
 
 export const VERIFY_SCHEMA_VERSION = 'uproot.dev/verify/v1';
@@ -60,33 +58,11 @@ export interface VerifyDeps {
   readonly inference?: OwnershipInference;
 }
 
-export type CheckStatus = 'pass' | 'fail' | 'skip';
-
-export interface VerifyCheck {
-  readonly id:
-    | 'provider-ids'
-    | 'nodes-initialized'
-    | 'ccm-running'
-    | 'kcm-external'
-    | 'load-balancers-kept'
-    | 'no-ownership-overlap';
-  readonly title: string;
-  readonly status: CheckStatus;
-  readonly detail: string;
-  readonly fix?: string;
-}
-
 export interface VerifyReport {
   readonly schemaVersion: typeof VERIFY_SCHEMA_VERSION;
   readonly outcome: 'pass' | 'fail';
   readonly journal: 'cluster' | 'none';
   readonly checks: readonly VerifyCheck[];
-}
-
-function fromVerdict(id: VerifyCheck['id'], title: string, v: GateVerdict): VerifyCheck {
-  return v.type === 'pass'
-    ? { id, title, status: v.detail.startsWith('skipped') ? 'skip' : 'pass', detail: v.detail }
-    : { id, title, status: 'fail', detail: v.reason, fix: v.fix };
 }
 
 export async function verify(
@@ -117,9 +93,9 @@ export async function verify(
       evaluateNodesInitialized(nodes),
     ),
   );
-  checks.push(await ccmRunning(clusters.downstream, reader, journal, options));
   const selector = journal ? controlPlaneSelectorFor(journal.plan) : defaultSelector(distro);
   const cpNodes = distro === 'rke' ? [] : await reader.nodes(selector);
+  checks.push(await ccmRunning(clusters.downstream, reader, journal, options, { distro, cpNodes }));
   const kcmPods = distro === 'rke' ? [] : await reader.componentPods('kube-controller-manager');
   checks.push(
     fromVerdict(
@@ -280,55 +256,5 @@ async function providerIds(
     title,
     status: 'pass',
     detail: `all ${nodes.length} nodes match their EC2 instance in ${region}`,
-  };
-}
-
-async function ccmRunning(
-  objects: KubeObjects,
-  reader: KubeGateReader,
-  journal: Journal | undefined,
-  options: VerifyOptions,
-): Promise<VerifyCheck> {
-  const id = 'ccm-running' as const;
-  const title = 'the cloud-controller-manager runs with the expected args';
-  const fromPlan = journal?.plan.steps.flatMap((s) => s.gates).find((g) => g.type === 'daemonset-rolled-out');
-  const [namespace, name] = options.ccmDaemonSet?.includes('/')
-    ? (options.ccmDaemonSet.split('/', 2) as [string, string])
-    : [
-        fromPlan?.type === 'daemonset-rolled-out' ? fromPlan.namespace : 'kube-system',
-        options.ccmDaemonSet ??
-          (fromPlan?.type === 'daemonset-rolled-out' ? fromPlan.name : 'aws-cloud-controller-manager'),
-      ];
-  const rollout = evaluateDaemonSetRollout(await reader.daemonSet(namespace, name), { namespace, name });
-  if (rollout.type !== 'pass') return fromVerdict(id, title, rollout);
-  const ds = await objects.get({ apiVersion: 'apps/v1', kind: 'DaemonSet', namespace, name });
-  const containers =
-    (
-      ds?.spec as
-        { template?: { spec?: { containers?: { command?: string[]; args?: string[] }[] } } } | undefined
-    )?.template?.spec?.containers ?? [];
-  const args = containers.flatMap((c) => [...(c.command ?? []), ...(c.args ?? [])]);
-  const flags = parseFlags(args);
-  const problems: string[] = [];
-  if (flags.get('cloud-provider') !== 'aws')
-    problems.push(`--cloud-provider=${flags.get('cloud-provider') ?? '(unset)'} (expected aws)`);
-  const migrationOff =
-    journal?.steps.some((s) => s.id === 'disable-leader-migration' && s.state === 'verified') ?? false;
-  if (migrationOff && flagEnabled(flags, 'enable-leader-migration', false))
-    problems.push('--enable-leader-migration is still set after disable-leader-migration');
-  if (problems.length > 0) {
-    return {
-      id,
-      title,
-      status: 'fail',
-      detail: `${namespace}/${name}: ${problems.join('; ')}`,
-      fix: 'update the CCM chart values (args) and let the DaemonSet roll out',
-    };
-  }
-  return {
-    id,
-    title,
-    status: 'pass',
-    detail: `${rollout.detail}; --cloud-provider=aws${flagEnabled(flags, 'enable-leader-migration', false) ? ', leader migration still enabled (allowed; disable it when the migration is over)' : ''}`,
   };
 }

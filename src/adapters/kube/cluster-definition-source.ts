@@ -3,8 +3,10 @@
  * management cluster (`--rancher-context C --cluster [ns/]NAME`), or a file (`--cluster-file F`).
  */
 import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join } from 'node:path';
 import { InputError } from '../../errors/index.js';
+import { makeKeepAliveApiClient } from '../../kube-http/index.js';
 import { readClusterDefinition, type ClusterDefinition, type Readable } from '../../core/checks/index.js';
 import { detectDistro } from '../../core/distros/detect.js';
 import { findClusters } from '../../core/distros/rke2/index.js';
@@ -36,13 +38,15 @@ export async function readRancherCluster(
   const source = `Rancher cluster ${namespace}/${name}`;
   try {
     counter?.count('get clusters.provisioning.cattle.io (management)');
-    const obj: unknown = await management.makeApiClient(CustomObjectsApi).getNamespacedCustomObject({
-      group: 'provisioning.cattle.io',
-      version: 'v1',
-      namespace,
-      plural: 'clusters',
-      name,
-    });
+    const obj: unknown = await makeKeepAliveApiClient(management, CustomObjectsApi).getNamespacedCustomObject(
+      {
+        group: 'provisioning.cattle.io',
+        version: 'v1',
+        namespace,
+        plural: 'clusters',
+        name,
+      },
+    );
     return { state: 'ok', value: readClusterDefinition(obj, source) };
   } catch (error) {
     if (error instanceof InputError) throw error;
@@ -60,26 +64,50 @@ export async function readRancherCluster(
   }
 }
 
-/** Reads and recognises a cluster definition file; a YAML error names the file, line and column. */
+/**
+ * Reads and recognises a cluster definition file, or a directory of them (kubeadm: a node's
+ * /etc/kubernetes/manifests); a YAML error names the file, line and column.
+ */
 export function readClusterDefinitionFile(path: string): ClusterDefinition {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new InputError('UP-PREFLIGHT-CLUSTER-FILE', `cannot read ${path}: ${(error as Error).message}`, {
-      location: { file: path, field: '--cluster-file' },
-      hint: 'pass the path of an RKE2 provisioning Cluster YAML, an RKE cluster.yml or a kubeadm kube-controller-manager manifest',
-    });
-  }
+  const files = definitionFiles(path).map((file) => {
+    try {
+      return { path: file, text: readFileSync(file, 'utf8') };
+    } catch (error) {
+      throw new InputError('UP-PREFLIGHT-CLUSTER-FILE', `cannot read ${file}: ${(error as Error).message}`, {
+        location: { file, field: '--cluster-file' },
+        hint: 'pass the path of an RKE2 provisioning Cluster YAML, an RKE cluster.yml, or a kubeadm kube-controller-manager manifest (or its manifests directory)',
+      });
+    }
+  });
   // The planners' reader: every document, syntax errors located by line and column, the distribution detected.
-  const file = { path, text };
-  const { values } = parseYamlFile(file);
-  const distro = detectDistro([file]);
-  return readClusterDefinition(pick(values, distro), path);
+  const distro = detectDistro(files);
+  for (const file of files) {
+    const doc = pick(parseYamlFile(file).values, distro, files.length === 1);
+    if (doc !== undefined || files.length === 1) return readClusterDefinition(doc, file.path);
+  }
+  throw new InputError('UP-PREFLIGHT-CLUSTER-FILE', `${path} holds no ${distro} cluster definition`, {
+    location: { file: path, field: '--cluster-file' },
+    hint: 'pass a directory holding kube-controller-manager.yaml, or the file itself',
+  });
+}
+
+/** The file itself, or the YAML/JSON files of a directory (sorted). */
+function definitionFiles(path: string): string[] {
+  let dir = false;
+  try {
+    dir = statSync(path).isDirectory();
+  } catch {
+    return [path]; // reading it reports the missing file with its path
+  }
+  if (!dir) return [path];
+  return readdirSync(path)
+    .filter((f) => ['.yaml', '.yml', '.json'].includes(extname(f)) && !f.startsWith('.'))
+    .sort()
+    .map((f) => join(path, f));
 }
 
 /** The document of a multi-document file that holds the definition. */
-function pick(values: readonly unknown[], distro: 'rke2' | 'rke' | 'kubeadm'): unknown {
+function pick(values: readonly unknown[], distro: 'rke2' | 'rke' | 'kubeadm', only: boolean): unknown {
   const record = (v: unknown): v is Record<string, unknown> =>
     typeof v === 'object' && v !== null && !Array.isArray(v);
   switch (distro) {
@@ -91,7 +119,11 @@ function pick(values: readonly unknown[], distro: 'rke2' | 'rke' | 'kubeadm'): u
     }
     case 'rke':
       return values.find(isRkeDocument);
-    case 'kubeadm':
-      return values.find((v) => record(v) && v.kind === 'Pod') ?? values.find(record);
+    case 'kubeadm': {
+      const pods = values.filter((v): v is Record<string, unknown> => record(v) && v.kind === 'Pod');
+      // In a manifests directory, the kube-controller-manager pod (not the apiserver or the CCM).
+      const kcm = pods.find((p) => /"name":"kube-controller-manager"/.test(JSON.stringify(p.spec ?? {})));
+      return kcm ?? (only ? (pods[0] ?? values.find(record)) : undefined);
+    }
   }
 }

@@ -17,6 +17,7 @@ import {
   type V1Pod,
 } from '@kubernetes/client-node';
 import type { Clock } from '../../clock/index.js';
+import { makeKeepAliveApiClient } from '../../kube-http/index.js';
 import {
   CCM_IDENTITY,
   CCM_NAMESPACE,
@@ -69,13 +70,13 @@ export async function readClusterSnapshot(
   const counter = options.counter ?? { count: () => undefined };
   const pageSize = options.pageSize ?? 500;
   const progress = options.onProgress ?? (() => undefined);
-  const core = kc.makeApiClient(CoreV1Api);
-  const apps = kc.makeApiClient(AppsV1Api);
-  const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
-  const storage = kc.makeApiClient(StorageV1Api);
-  const coordination = kc.makeApiClient(CoordinationV1Api);
-  const custom = kc.makeApiClient(CustomObjectsApi);
-  const authz = kc.makeApiClient(AuthorizationV1Api);
+  const core = makeKeepAliveApiClient(kc, CoreV1Api);
+  const apps = makeKeepAliveApiClient(kc, AppsV1Api);
+  const rbac = makeKeepAliveApiClient(kc, RbacAuthorizationV1Api);
+  const storage = makeKeepAliveApiClient(kc, StorageV1Api);
+  const coordination = makeKeepAliveApiClient(kc, CoordinationV1Api);
+  const custom = makeKeepAliveApiClient(kc, CustomObjectsApi);
+  const authz = makeKeepAliveApiClient(kc, AuthorizationV1Api);
 
   /** Lists every page of a collection, counting each request, mapping items as they arrive. */
   const list = async <T, R>(
@@ -100,7 +101,7 @@ export async function readClusterSnapshot(
   let gitVersion: string;
   try {
     counter.count('get version');
-    gitVersion = (await kc.makeApiClient(VersionApi).getCode()).gitVersion;
+    gitVersion = (await makeKeepAliveApiClient(kc, VersionApi).getCode()).gitVersion;
   } catch (error) {
     if (isFatal(error)) throw fatalError(error, 'reading the cluster version');
     gitVersion = '';

@@ -35,3 +35,4 @@ export { EBS_CSI_DRIVER } from './ebs-storage.js';
 export { isEcrImage } from './ecr-credentials.js';
 export { isCcmLoadBalancer } from './lb-subnets.js';
 export { withIamEvaluation } from './evaluate-snapshot.js';
+export { stepFixing } from './remedied-by-plan.js';

@@ -9,6 +9,7 @@ import {
   type V1Lease,
 } from '@kubernetes/client-node';
 import type { Clock } from '../../clock/index.js';
+import { makeKeepAliveApiClient } from '../../kube-http/index.js';
 import { LeaseLockError, type LeaseErrorReason } from '../errors.js';
 import { ApiLeaseLock, type LeaderElectionEventSink, type LeaseApi } from './lease-lock.js';
 import type { LeaseObject, LeaseSpecWire } from './lease-record.js';
@@ -32,7 +33,8 @@ export interface KubeLeaseLockOptions {
 /** A lease lock over the Kubernetes API (client-node's CoordinationV1Api). */
 export class KubeLeaseLock extends ApiLeaseLock {
   constructor(options: KubeLeaseLockOptions) {
-    const client = options.api ?? options.kubeConfig?.makeApiClient(CoordinationV1Api);
+    const client =
+      options.api ?? (options.kubeConfig && makeKeepAliveApiClient(options.kubeConfig, CoordinationV1Api));
     if (!client) throw new TypeError('KubeLeaseLock needs a kubeConfig or an api');
     const timeoutMs = options.requestTimeoutMs ?? Math.max(1000, (options.renewDeadlineMs ?? 10_000) / 2);
     super({

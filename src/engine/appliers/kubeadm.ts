@@ -3,7 +3,8 @@
  * reach each control-plane node either through a directory the user distributes (`--manifests-out DIR`,
  * written as DIR/<node>/<path>, then a person confirms they are in place) or through a per-node command
  * (`--node-command 'ssh {node} sudo tee {path}'`, the content on stdin). The kubelet then restarts the static
- * pods, and the control-plane-flags gate waits for them. Node files are not read back, so they are undone
+ * pods; with a node command, each node's manager is waited for before the next node (static-pod-wait.ts),
+ * and the control-plane-flags gate checks them all. Node files are not read back, so they are undone
  * with the plan's own undo changes (the previous content, from planning time).
  */
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { ExitCode, InputError, UprootError } from '../../errors/index.js';
 import type { ChangeOutcome } from '../run-plan.js';
 import type { ApplyContext, ChangeApplier } from './applier-types.js';
 import { confirmManual, type ClusterApplierDeps } from './cluster.js';
+import { managerManifest, waitForStaticPod, type StaticPodWaitDeps } from './static-pod-wait.js';
 
 type NodeFile = Extract<Change, { type: 'write-file' | 'delete-file' }>;
 
@@ -26,7 +28,11 @@ export interface NodeFileDeps extends Pick<ClusterApplierDeps, 'confirm' | 'manu
   readonly nodeDeleteCommand?: CommandTemplate;
   readonly runner: CommandRunner;
   readonly timeoutMs: number;
+  /** Waits for a node's manager to run a written manifest before the next node (node-by-node roll). */
+  readonly staticPods?: Omit<StaticPodWaitDeps, 'timeoutMs'> & { readonly timeoutMs?: number };
 }
+
+const STATIC_POD_TIMEOUT_MS = 5 * 60_000;
 
 export function outPath(dir: string, node: string, path: string): string {
   return join(dir, node, path.replace(/^\/+/, ''));
@@ -42,6 +48,7 @@ export function nodeFileApplier(deps: NodeFileDeps): ChangeApplier<NodeFile> {
     nodes: string[],
     stdin?: string,
   ): Promise<void> => {
+    const manager = change.type === 'write-file' ? managerManifest(change.content) : undefined;
     for (const node of nodes) {
       const argv = renderCommand(template, { node, path: change.path });
       const result = await deps.runner.run({
@@ -50,7 +57,16 @@ export function nodeFileApplier(deps: NodeFileDeps): ChangeApplier<NodeFile> {
         timeoutMs: deps.timeoutMs,
         ...(stdin !== undefined ? { stdin } : {}),
       });
-      if (result.type === 'exited' && result.exitCode === 0) continue;
+      if (result.type === 'exited' && result.exitCode === 0) {
+        if (manager && deps.staticPods)
+          await waitForStaticPod(
+            { timeoutMs: STATIC_POD_TIMEOUT_MS, ...deps.staticPods },
+            node,
+            change.path,
+            manager,
+          );
+        continue;
+      }
       const detail =
         result.type === 'not-started'
           ? result.message

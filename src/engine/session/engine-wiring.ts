@@ -70,6 +70,7 @@ export function wireExecution(
     ...(settings.notify ? { notify: settings.notify } : {}),
     ...(object ? { transform: object } : {}),
   };
+  const reader = new KubeGateReader(clusters.downstream, clusters.management);
   const appliers: Appliers = {
     objectDefinition: rke2Applier({ objectsFor: objects, ...(object ? { transform: object } : {}) }),
     fileDefinition: rkeApplier({
@@ -91,13 +92,18 @@ export function wireExecution(
       ...(settings.nodeFiles.nodeDeleteCommand
         ? { nodeDeleteCommand: settings.nodeFiles.nodeDeleteCommand }
         : {}),
+      staticPods: {
+        clock: settings.clock,
+        pods: (component) => reader.componentPods(component),
+        timeoutMs: 5 * 60_000 * settings.gateTimeoutScale,
+        ...(settings.signal ? { signal: settings.signal } : {}),
+      },
     }),
     patchObject: patchObjectApplier(clusterDeps),
     applyObject: applyObjectApplier(clusterDeps),
     scheduling: schedulingApplier(clusterDeps),
     manual: manualApplier(clusterDeps),
   };
-  const reader = new KubeGateReader(clusters.downstream, clusters.management);
   const clusterRef = clusterRefOf(plan);
   const runGate = createGateRunner({
     reader,

@@ -9,6 +9,7 @@ import {
 } from '@kubernetes/client-node';
 import type { Clock } from '../../clock/index.js';
 import { listAll } from '../../adapters/kube/index.js';
+import { makeKeepAliveApiClient } from '../../kube-http/index.js';
 
 /** Where a simulated manager's controllers reach the API server, and as whom. */
 export interface KubeEndpoint {
@@ -68,7 +69,7 @@ export class KubeApi {
   private readonly clock: Clock;
 
   constructor(endpoint: KubeEndpoint, clock: Clock) {
-    this.core = kubeConfigFor(endpoint).makeApiClient(CoreV1Api);
+    this.core = makeKeepAliveApiClient(kubeConfigFor(endpoint), CoreV1Api);
     this.clock = clock;
   }
 

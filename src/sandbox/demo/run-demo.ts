@@ -3,10 +3,10 @@
  * against a real cluster (over HTTPS and the AWS SDK, with the real toolkit functions), write the report,
  * and stop the twin. The exit code is verify's.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RealClock, VirtualClock, type Clock } from '../../clock/index.js';
-import { InputError, type ExitCode } from '../../errors/index.js';
+import { InternalError, type ExitCode } from '../../errors/index.js';
 import { analyzeLedger } from '../../core/ownership/index.js';
 import type { PreflightReport } from '../../core/checks/index.js';
 import { JournalMirror } from '../../adapters/files/journal-mirror.js';
@@ -25,6 +25,7 @@ import { RANCHER_NAMESPACE } from '../twin/rke2/provisioning-cluster.js';
 import { ProcessRunner } from '../../adapters/process/run-command.js';
 import { TWIN_RKE_BINARY, twinRkeRunner } from './twin-rke-runner.js';
 import { actAsPerson } from './twin-person.js';
+import { TWIN_NODE_COMMAND, TWIN_NODE_DELETE_COMMAND, twinNodeRunner } from './twin-node-runner.js';
 import type { MigrationPlan, StepId } from '../../core/plan/plan-types.js';
 
 export interface DemoOptions {
@@ -65,16 +66,6 @@ export interface DemoResult {
 
 export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDeps): Promise<DemoResult> {
   const { scenario } = loadScenario(options.scenario, { cwd: host.cwd });
-  if (scenario.distribution === 'kubeadm') {
-    throw new InputError(
-      'UP-DEMO-DISTRO',
-      `uproot demo drives RKE2 and RKE twins today; "${scenario.name}" is ${scenario.distribution}`,
-      {
-        location: { field: '--scenario', value: options.scenario },
-        hint: `rehearse ${scenario.distribution} by hand with \`uproot sandbox up --scenario ${scenario.name}\` (see docs/sandbox.md), or run \`uproot demo\` with an RKE2 or RKE scenario such as rke2-intree or rke-intree`,
-      },
-    );
-  }
   const progress = deps.onProgress ?? (() => undefined);
   const virtual = deps.virtualTime ? new VirtualClock(Date.now()) : undefined;
   const clock = deps.clock ?? virtual ?? new RealClock({ scale: options.timeScale });
@@ -109,6 +100,9 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
         : {}),
       // RKE: the plan reads and edits the twin's cluster.yml; `rke up` is the twin's own (twin-rke-runner.ts).
       ...(twin.files.rkeConfig ? { clusterFile: twin.files.rkeConfig } : {}),
+      // kubeadm: the plan reads a control-plane machine's manifests; files reach the machines through
+      // twin-node-runner.ts, as `ssh {node} sudo tee {path}` would.
+      ...(twin.files.nodes ? { clusterFile: manifestsDir(twin.files.nodes) } : {}),
     };
     progress(
       `kubeconfig ${twin.files.kubeconfig} (contexts ${twin.contexts.downstream}${twin.contexts.rancher ? `, ${twin.contexts.rancher}` : ''})`,
@@ -131,15 +125,17 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
           yes: true,
           stateDir,
           ...(rke ? { rkeBinary: TWIN_RKE_BINARY } : {}),
+          ...(twin.files.nodes
+            ? { nodeCommand: TWIN_NODE_COMMAND, nodeDeleteCommand: TWIN_NODE_DELETE_COMMAND }
+            : {}),
           ...extra,
         },
         runHost,
         {
           clock,
-          runner: twinRkeRunner(
-            (text, file) => twin.applyRkeConfig(text, file),
-            clock,
-            new ProcessRunner(clock),
+          runner: twinNodeRunner(
+            twin.files.nodes ?? options.dir,
+            twinRkeRunner((text, file) => twin.applyRkeConfig(text, file), clock, new ProcessRunner(clock)),
           ),
           buildPlan: planFromSources(host.cwd, {}),
           preflight: preflightVerdict(host.cwd, env, clock),
@@ -199,6 +195,15 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
     driving = false;
     await driver;
   }
+}
+
+/** The manifests folder of the first control-plane machine (the one with a kube-controller-manager). */
+function manifestsDir(nodesDir: string): string {
+  for (const node of readdirSync(nodesDir).sort()) {
+    const dir = join(nodesDir, node, 'etc/kubernetes/manifests');
+    if (existsSync(join(dir, 'kube-controller-manager.yaml'))) return dir;
+  }
+  throw new InternalError(`the kubeadm twin in ${nodesDir} has no control-plane machine`);
 }
 
 function countStatuses(report: PreflightReport): string {

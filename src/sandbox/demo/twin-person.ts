@@ -4,19 +4,24 @@
  * the plan's values files. The demo does exactly that against the twin (the twin's rendering of the chart
  * with those values), then resumes with --manual-done, as a person would.
  */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { MigrationPlan } from '../../core/plan/plan-types.js';
 import { InternalError } from '../../errors/index.js';
 import { ManifestApplier } from '../twin/helm/manifest-applier.js';
 import { CCM_CHART_NAME, renderCcmChart, type Twin } from '../twin/index.js';
 
+const KUBEADM_FLAGS = 'kubeadm-flags.env';
 const HELM_UPGRADE = /helm upgrade --install \S+ \S+ -n (\S+) --values (\S+)/;
 
 /**
  * Does a manual step's instructions on the twin when they are a helm install of the CCM chart with one of
- * the plan's values files; returns what was done, or undefined when the demo has no hand for them.
+ * the plan's values files, or (kubeadm) switching every kubelet to the external provider; returns what was
+ * done, or undefined when the demo has no hand for them.
  */
 export function actAsPerson(twin: Twin, plan: MigrationPlan, instructions: string): string | undefined {
+  if (twin.files.nodes && instructions.includes(KUBEADM_FLAGS)) return externalKubelets(twin.files.nodes);
   const match = HELM_UPGRADE.exec(instructions);
   if (!match) return undefined;
   const [, namespace = 'kube-system', valuesPath = ''] = match;
@@ -29,4 +34,24 @@ export function actAsPerson(twin: Twin, plan: MigrationPlan, instructions: strin
     throw new InternalError(`installing the CCM chart on the twin failed: ${result.errors.join('; ')}`);
   }
   return `helm upgrade --install ${CCM_CHART_NAME} -n ${namespace} --values ${valuesPath} (${chart.objects.length} objects)`;
+}
+
+/**
+ * kubeadm: KUBELET_KUBEADM_ARGS gets --cloud-provider=external on every machine (the twin's kubelets restart
+ * themselves on the change, as `systemctl restart kubelet` would). The twin keeps no kubeadm-config ConfigMap.
+ */
+function externalKubelets(nodesDir: string): string {
+  let changed = 0;
+  for (const node of readdirSync(nodesDir).sort()) {
+    const file = join(nodesDir, node, 'var/lib/kubelet', KUBEADM_FLAGS);
+    if (!existsSync(file)) continue;
+    const before = readFileSync(file, 'utf8');
+    const after = /--cloud-provider=\S+/.test(before)
+      ? before.replace(/--cloud-provider=[^\s"]+/, '--cloud-provider=external')
+      : before.replace(/KUBELET_KUBEADM_ARGS="/, 'KUBELET_KUBEADM_ARGS="--cloud-provider=external ');
+    if (after === before) continue;
+    writeFileSync(file, after);
+    changed++;
+  }
+  return `set --cloud-provider=external in /var/lib/kubelet/${KUBEADM_FLAGS} on ${changed} node(s) and restarted their kubelets`;
 }

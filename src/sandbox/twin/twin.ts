@@ -73,6 +73,8 @@ export interface Twin {
     readonly kubeconfig: string;
     readonly awsEnv: string;
     readonly rkeConfig: string | undefined;
+    /** kubeadm: the machines' folders, DIR/nodes/<node>/ (the files their kubelets watch). */
+    readonly nodes: string | undefined;
   };
   /** Context names in the kubeconfig. */
   readonly contexts: { readonly downstream: string; readonly rancher: string | undefined };
@@ -329,7 +331,12 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       kube,
       nodes: fleet,
       ledger,
-      files: { kubeconfig: files.kubeconfig, awsEnv: files.awsEnv, rkeConfig: rkeConfigPath },
+      files: {
+        kubeconfig: files.kubeconfig,
+        awsEnv: files.awsEnv,
+        rkeConfig: rkeConfigPath,
+        nodes: scenario.distribution === 'kubeadm' ? join(dir, 'nodes') : undefined,
+      },
       contexts: files.contexts,
       applyRkeConfig: async (text, file = rkeConfigPath ?? 'cluster.yml') => {
         if (scenario.distribution !== 'rke') {

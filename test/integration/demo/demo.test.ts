@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/program.js';
@@ -57,12 +57,46 @@ describe('uproot demo', () => {
     }
   });
 
-  it('refuses a non-RKE2 scenario with exit 2 and says what to do instead', async () => {
-    const io = recordingIo();
-    const code = await runCli(['demo', '--scenario', 'kubeadm-intree'], io);
-    expect(code).toBe(2);
-    expect(io.stderrText).toMatch(/UP-DEMO-DISTRO/);
-    expect(io.stderrText).toMatch(/uproot sandbox up --scenario kubeadm-intree/);
+  it('migrates the kubeadm-intree twin node by node through the machines\u2019 files: verify passes, zero overlap', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uproot-demo-test-'));
+    try {
+      const io = recordingIo({ env: { PATH: process.env.PATH }, cwd: dir });
+      const code = await runCli(
+        ['demo', '--scenario', 'kubeadm-intree', '--dir', join(dir, 'twin'), '-o', 'json'],
+        io,
+      );
+      const doc = JSON.parse(io.stdoutText) as {
+        migration: string;
+        verify: { outcome: string; checks: { id: string; status: string; detail: string }[] };
+        controllers: Record<string, { overlapSeconds: number; maxGapSeconds: number }>;
+      };
+      expect(code, io.stderrText.slice(-2000)).toBe(0);
+      expect(doc.verify.checks.filter((c) => c.status === 'fail')).toEqual([]);
+      // The CCM is a static pod on every control-plane machine, without leader migration at the end.
+      const ccm = doc.verify.checks.find((c) => c.id === 'ccm-running');
+      expect(ccm?.detail).toMatch(/static pods on all 3 control-plane nodes/);
+      expect(ccm?.detail).not.toMatch(/leader migration still enabled/);
+      for (const name of ['service', 'cloud-node-lifecycle']) {
+        expect(doc.controllers[name]?.overlapSeconds).toBe(0);
+        expect(doc.controllers[name]?.maxGapSeconds).toBeLessThan(23.8);
+      }
+      // The machines' files say what the plan said: KCM external without leader migration, kubelets external.
+      const nodes = join(dir, 'twin', 'nodes');
+      for (const node of readdirSync(nodes)) {
+        const kcm = join(nodes, node, 'etc/kubernetes/manifests/kube-controller-manager.yaml');
+        if (existsSync(kcm)) {
+          const text = readFileSync(kcm, 'utf8');
+          expect(text).toContain('--cloud-provider=external');
+          expect(text).not.toContain('leader-migration');
+          expect(existsSync(join(nodes, node, 'etc/leadermigration.conf'))).toBe(false);
+        }
+        expect(readFileSync(join(nodes, node, 'var/lib/kubelet/kubeadm-flags.env'), 'utf8')).toContain(
+          '--cloud-provider=external',
+        );
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a bad --time-scale before starting anything', async () => {

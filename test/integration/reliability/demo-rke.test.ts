@@ -44,14 +44,4 @@ describe('uproot demo on the RKE twin', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
-
-  it('still refuses kubeadm scenarios with exit-2 input error naming what to do instead', async () => {
-    await expect(
-      runDemo(
-        { scenario: 'kubeadm-intree', timeScale: 50, dir: join(tmpdir(), 'never-created') },
-        { cwd: tmpdir(), env: {}, interactive: false },
-        { instances: ec2Instances },
-      ),
-    ).rejects.toMatchObject({ code: 'UP-DEMO-DISTRO', exitCode: 2 });
-  });
 });

@@ -34,7 +34,7 @@ export function simulatedManagerLauncher(options: SimulatedLauncherOptions): Man
       kubernetesVersion: launch.kubernetesVersion,
       kube: {
         server: options.server,
-        token: options.tokens[launch.component],
+        token: tokenOf(launch.args, launch.component, options.tokens),
         certificateAuthority: options.certificateAuthority,
         tokenFor: (serviceAccount) => options.serviceAccountTokens.get(serviceAccount),
       },
@@ -68,4 +68,22 @@ export function simulatedManagerLauncher(options: SimulatedLauncherOptions): Man
       },
     };
   };
+}
+
+/**
+ * The credentials a manager runs with. A static pod given the KCM's kubeconfig (kubeadm has no CCM
+ * credentials, so seed 003's CCM reuses /etc/kubernetes/controller-manager.conf) acts as the KCM's user.
+ */
+export function tokenOf(
+  args: readonly string[],
+  component: keyof SimulatedLauncherOptions['tokens'],
+  tokens: SimulatedLauncherOptions['tokens'],
+): string {
+  const kubeconfig = args
+    .filter((a) => a.startsWith('--kubeconfig='))
+    .at(-1)
+    ?.slice('--kubeconfig='.length);
+  return kubeconfig?.endsWith('/controller-manager.conf')
+    ? tokens['kube-controller-manager']
+    : tokens[component];
 }

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { VirtualClock } from '../../clock/index.js';
+import type { ComponentPodFacts } from '../gates/gate-facts.js';
+import { managerManifest, staticPodCaughtUp, waitForStaticPod } from './static-pod-wait.js';
+
+const manifest = (component: string, command: string[]) =>
+  stringify({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: component, namespace: 'kube-system', labels: { component } },
+    spec: { containers: [{ name: component, command }] },
+  });
+
+const pod = (node: string, args: string[], ready = true): ComponentPodFacts => ({
+  name: `kube-controller-manager-${node}`,
+  nodeName: node,
+  labels: { component: 'kube-controller-manager' },
+  args,
+  phase: 'Running',
+  ready,
+});
+
+describe('managerManifest', () => {
+  it('reads the manager and its flags from a static pod manifest', () => {
+    expect(
+      managerManifest(manifest('kube-controller-manager', ['kube-controller-manager', '--b=2', '--a=1'])),
+    ).toEqual({ component: 'kube-controller-manager', flags: ['--a=1', '--b=2'] });
+  });
+  it('ignores the apiserver, configuration files and bad YAML', () => {
+    expect(managerManifest(manifest('kube-apiserver', ['kube-apiserver', '--x']))).toBeUndefined();
+    expect(managerManifest('kind: LeaderMigrationConfiguration\n')).toBeUndefined();
+    expect(managerManifest('a: [')).toBeUndefined();
+  });
+});
+
+describe('staticPodCaughtUp', () => {
+  const flags = ['--cloud-provider=external'];
+  it('waits while the node has no pod, runs other flags, or is not ready', () => {
+    expect(staticPodCaughtUp([], 'n1', 'kube-controller-manager', flags).type).toBe('waiting');
+    const old = staticPodCaughtUp(
+      [pod('n1', ['kcm', '--cloud-provider=aws'])],
+      'n1',
+      'kube-controller-manager',
+      flags,
+    );
+    expect(old).toMatchObject({ type: 'waiting' });
+    expect(old.type === 'waiting' && old.detail).toMatch(
+      /missing --cloud-provider=external, still --cloud-provider=aws/,
+    );
+    expect(
+      staticPodCaughtUp([pod('n1', ['kcm', ...flags], false)], 'n1', 'kube-controller-manager', flags).type,
+    ).toBe('waiting');
+  });
+  it('is caught up when that node runs exactly the flags and is ready (other nodes do not count)', () => {
+    const pods = [pod('n2', ['kcm', '--cloud-provider=aws']), pod('n1', ['kcm', ...flags])];
+    expect(staticPodCaughtUp(pods, 'n1', 'kube-controller-manager', flags).type).toBe('caught-up');
+    expect(staticPodCaughtUp(pods, 'n2', 'kube-controller-manager', flags).type).toBe('waiting');
+  });
+});
+
+describe('waitForStaticPod', () => {
+  const target = { component: 'kube-controller-manager' as const, flags: ['--cloud-provider=external'] };
+
+  it('returns once the kubelet has restarted the component with the new flags', async () => {
+    const clock = new VirtualClock(0);
+    let reads = 0;
+    const done = waitForStaticPod(
+      {
+        clock,
+        timeoutMs: 60_000,
+        pods: async () => [
+          pod('n1', ['kcm', ++reads < 4 ? '--cloud-provider=aws' : '--cloud-provider=external']),
+        ],
+      },
+      'n1',
+      '/etc/kubernetes/manifests/kube-controller-manager.yaml',
+      target,
+    );
+    await clock.runUntilIdle();
+    await expect(done).resolves.toBeUndefined();
+    expect(reads).toBe(4);
+  });
+
+  it('gives up after the deadline with the node, the file and the last state', async () => {
+    const clock = new VirtualClock(0);
+    const done = waitForStaticPod(
+      { clock, timeoutMs: 10_000, pods: async () => [] },
+      'n1',
+      '/etc/kubernetes/manifests/kube-controller-manager.yaml',
+      target,
+    );
+    const seen = done.catch((e: unknown) => e);
+    await clock.runUntilIdle();
+    expect(await seen).toMatchObject({
+      code: 'UP-KUBEADM-STATIC-POD',
+      message: expect.stringMatching(/written on n1, but after 10 s: no kube-controller-manager pod on n1/),
+    });
+  });
+});

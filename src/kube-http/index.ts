@@ -1,0 +1,5 @@
+export {
+  closeKeepAliveAgents,
+  makeKeepAliveApiClient,
+  type KeepAliveClientOptions,
+} from './keep-alive-client.js';
