@@ -5,14 +5,24 @@ import './commands/index.js';
 import type { CliIo } from './io.js';
 import { createInterface } from 'node:readline/promises';
 
+// The AWS SDK warns on Node < 22 about SDK releases after January 2027; uproot pins SDK versions that run on
+// Node 20 (package.json engines), so the warning is about our upgrades, not something a user can act on.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const controller = new AbortController();
 let interrupts = 0;
-process.on('SIGINT', () => {
+// Ctrl-C, and a service manager's or CI runner's SIGTERM: stop at the next safe point (the journal is
+// consistent at every write, so `--resume` continues); a second signal forces the exit.
+const interrupt = (signal: NodeJS.Signals): void => {
   interrupts++;
   if (interrupts > 1) process.exit(130);
-  process.stderr.write('\ninterrupted: stopping at the next safe point (Ctrl-C again to force)\n');
+  process.stderr.write(
+    `\ninterrupted (${signal}): stopping at the next safe point (${signal === 'SIGINT' ? 'Ctrl-C' : 'the signal'} again to force)\n`,
+  );
   controller.abort(new Error('interrupted'));
-});
+};
+process.on('SIGINT', interrupt);
+process.on('SIGTERM', interrupt);
 
 const io: CliIo = {
   stdout: (t) => process.stdout.write(t),

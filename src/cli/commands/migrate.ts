@@ -204,7 +204,7 @@ function runText(result: RunResult, lockLost: Error | undefined): string {
       lines.push(
         `Step ${result.step} waits for a person:`,
         indent(result.instructions, '  '),
-        `When it is done: ${resume} at a terminal, or ${resume} --manual-done ${result.step}.`,
+        `When it is done: ${resume} at a terminal, or \`uproot migrate --resume --manual-done ${result.step}\` without one.`,
       );
       break;
     case 'interrupted':

@@ -139,10 +139,8 @@ async function up(ctx: CommandContext, opts: UpOptions, argv: readonly string[])
   const log = (line: string): void => {
     writeSync(fd, `${new Date().toISOString()} ${line}\n`);
   };
-  // SIGTERM (`kill`, `uproot sandbox down` as a fallback) stops the twin like Ctrl-C does.
+  // Ctrl-C and SIGTERM (`kill`, `uproot sandbox down` as a fallback) abort io.signal (src/cli/main.ts).
   const stop = new AbortController();
-  const onTerm = (): void => stop.abort();
-  process.once('SIGTERM', onTerm);
   ctx.io.signal?.addEventListener('abort', () => stop.abort(), { once: true });
   try {
     await serveTwin({
@@ -160,7 +158,6 @@ async function up(ctx: CommandContext, opts: UpOptions, argv: readonly string[])
       },
     });
   } finally {
-    process.off('SIGTERM', onTerm);
     closeSync(fd);
   }
   if (!opts.foreground) ctx.io.stdout('sandbox stopped\n');
