@@ -70,7 +70,23 @@ export function podFacts(p: KubeObject, component: string): ComponentPodFacts {
     ),
     ...(str(status.phase) ? { phase: str(status.phase)! } : {}),
     ...(ready ? { ready: ready.status === 'True' } : {}),
+    ...(str(container.image) ? { image: str(container.image)! } : {}),
+    ...(str(status.startTime) ? { startTime: str(status.startTime)! } : {}),
   };
+}
+
+/**
+ * Whether a kube-system pod runs `component`: static pods carry component=<name> and are named <name>-<node>;
+ * the aws-cloud-controller-manager chart's DaemonSet pods carry only k8s-app=<release>, named after it.
+ */
+export function runsComponent(p: KubeObject, component: ManagerComponent): boolean {
+  const labels = strMap(p.metadata?.labels);
+  const name = p.metadata?.name ?? '';
+  if (labels.component === component || name.startsWith(`${component}-`)) return true;
+  return (
+    component === 'cloud-controller-manager' &&
+    ((labels['k8s-app'] ?? '').endsWith(component) || name.startsWith(`aws-${component}-`))
+  );
 }
 
 export function serviceFacts(s: KubeObject): ServiceFacts {
@@ -120,16 +136,20 @@ export class KubeGateReader implements GateReader {
   }
 
   async componentPods(component: ManagerComponent): Promise<ComponentPodFacts[]> {
-    // Static pods of kubeadm and RKE2 carry component=<name>; fall back to the mirror-pod name prefix.
-    const labelled = await this.downstream.list('v1', 'Pod', {
-      namespace: 'kube-system',
-      labelSelector: `component=${component}`,
-    });
+    // Static pods of kubeadm and RKE2 carry component=<name>; fall back to the mirror-pod name prefix. The
+    // CCM chart's DaemonSet pods have no component label, so for the CCM every kube-system pod is looked at.
+    const labelled =
+      component === 'kube-controller-manager'
+        ? await this.downstream.list('v1', 'Pod', {
+            namespace: 'kube-system',
+            labelSelector: `component=${component}`,
+          })
+        : [];
     const pods =
       labelled.length > 0
         ? labelled
         : (await this.downstream.list('v1', 'Pod', { namespace: 'kube-system' })).filter((p) =>
-            (p.metadata?.name ?? '').startsWith(`${component}-`),
+            runsComponent(p, component),
           );
     return pods.map((p) => podFacts(p, component));
   }

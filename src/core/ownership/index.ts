@@ -18,6 +18,8 @@ export {
 } from './ledger.js';
 export {
   inferOwnership,
+  INFERRED_CONTROLLERS,
+  leaseFor,
   leaseHolderTimeline,
   type HolderSpan,
   type InferredTimeline,

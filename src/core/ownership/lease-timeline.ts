@@ -58,13 +58,15 @@ export interface InferredTimeline extends OwnershipReport {
   readonly leases: Readonly<Record<'kcm' | 'ccm' | 'migration', readonly HolderSpan[]>>;
 }
 
-const ALL: readonly LogicalController[] = [
+/** The logical controllers the inference follows by default. */
+export const INFERRED_CONTROLLERS: readonly LogicalController[] = [
   'route',
   'service',
   'cloud-node-lifecycle',
   'nodeipam',
   'cloud-node',
 ];
+const ALL = INFERRED_CONTROLLERS;
 const CLOUD_PROVIDER_CONTROLLERS = new Set<LogicalController>(['route', 'service', 'cloud-node-lifecycle']);
 
 /**
@@ -164,13 +166,9 @@ export function inferOwnership(input: TimelineInput): InferredTimeline {
         if (owner === undefined) continue;
         const profile = profileOf(owner, component);
         const name = controllerName(logical, profile.version);
-        if (!runs(component, profile, logical, name)) continue;
-        const ownership = profile.migration
-          ? filterController(profile.migration, component)(name)
-          : 'non-migrated';
-        const migrated = ownership === 'migrated';
+        const lease = leaseFor(component, profile, logical);
         // Migrated controllers run under the migration lease, and only in the main-lease holder that also holds it.
-        if (ownership === 'unowned' || (migrated && migrationHolder !== owner)) continue;
+        if (lease === undefined || (lease === 'migration' && migrationHolder !== owner)) continue;
         byController
           .get(logical)!
           .push({ identity: owner, component, controllerName: name, from, to, open: false });
@@ -180,6 +178,22 @@ export function inferOwnership(input: TimelineInput): InferredTimeline {
   const merged = new Map([...byController].map(([name, list]) => [name, mergeAdjacent(list)]));
   const report = ownershipReport(merged, window);
   return { ...report, leases };
+}
+
+/**
+ * Under which lease a manager with `profile` runs a logical controller: its main lease, the migration lease,
+ * or not at all (it does not have it, has no in-tree cloud provider, or the configuration gives it to another
+ * manager).
+ */
+export function leaseFor(
+  component: ManagerComponent,
+  profile: ManagerProfile,
+  logical: LogicalController,
+): 'main' | 'migration' | undefined {
+  const name = controllerName(logical, profile.version);
+  if (!runs(component, profile, logical, name)) return undefined;
+  const ownership = profile.migration ? filterController(profile.migration, component)(name) : 'non-migrated';
+  return ownership === 'migrated' ? 'migration' : ownership === 'unowned' ? undefined : 'main';
 }
 
 function runs(

@@ -16,7 +16,12 @@ import { ExitCode, InputError, UprootError } from '../../errors/index.js';
 import type { ChangeOutcome } from '../run-plan.js';
 import type { ApplyContext, ChangeApplier } from './applier-types.js';
 import { confirmManual, type ClusterApplierDeps } from './cluster.js';
-import { managerManifest, waitForStaticPod, type StaticPodWaitDeps } from './static-pod-wait.js';
+import {
+  differingNodes,
+  managerManifest,
+  waitForStaticPod,
+  type StaticPodWaitDeps,
+} from './static-pod-wait.js';
 
 type NodeFile = Extract<Change, { type: 'write-file' | 'delete-file' }>;
 
@@ -49,6 +54,20 @@ export function nodeFileApplier(deps: NodeFileDeps): ChangeApplier<NodeFile> {
     stdin?: string,
   ): Promise<void> => {
     const manager = change.type === 'write-file' ? managerManifest(change.content) : undefined;
+    if (manager && deps.staticPods) {
+      const differ = differingNodes(await deps.staticPods.pods(manager.component), nodes, manager.flags);
+      if (differ) {
+        throw new UprootError(
+          'UP-KUBEADM-MANIFESTS-DIFFER',
+          `${manager.component} runs with different flags on the control-plane nodes, and uproot would write one ${change.path} to all of them:\n  ${differ.join('\n  ')}`,
+          {
+            source: 'environment',
+            exitCode: ExitCode.failed,
+            hint: `make ${change.path} the same on every control-plane node (kubeadm writes it so), then \`uproot migrate --resume\`; or write the files yourself with --manifests-out`,
+          },
+        );
+      }
+    }
     for (const node of nodes) {
       const argv = renderCommand(template, { node, path: change.path });
       const result = await deps.runner.run({

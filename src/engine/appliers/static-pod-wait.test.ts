@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { VirtualClock } from '../../clock/index.js';
 import type { ComponentPodFacts } from '../gates/gate-facts.js';
-import { managerManifest, staticPodCaughtUp, waitForStaticPod } from './static-pod-wait.js';
+import { differingNodes, managerManifest, staticPodCaughtUp, waitForStaticPod } from './static-pod-wait.js';
 
 const manifest = (component: string, command: string[]) =>
   stringify({
@@ -96,5 +96,27 @@ describe('waitForStaticPod', () => {
       code: 'UP-KUBEADM-STATIC-POD',
       message: expect.stringMatching(/written on n1, but after 10 s: no kube-controller-manager pod on n1/),
     });
+  });
+});
+
+describe('differingNodes', () => {
+  const target = ['--cloud-provider=external'];
+  it('agrees when every node runs the same flags, leaving out nodes already at the target', () => {
+    const pods = [
+      pod('n1', ['kcm', '--cloud-provider=aws']),
+      pod('n2', ['kcm', '--cloud-provider=aws']),
+      pod('n3', ['kcm', ...target]),
+    ];
+    expect(differingNodes(pods, ['n1', 'n2', 'n3'], target)).toBeUndefined();
+  });
+  it('names the nodes whose flags differ', () => {
+    const pods = [
+      pod('n1', ['kcm', '--cloud-provider=aws']),
+      pod('n2', ['kcm', '--cloud-provider=aws', '--v=4']),
+    ];
+    expect(differingNodes(pods, ['n1', 'n2'], target)).toEqual([
+      'n1: --cloud-provider=aws',
+      'n2: --cloud-provider=aws --v=4',
+    ]);
   });
 });

@@ -102,3 +102,24 @@ export async function waitForStaticPod(
     await deps.clock.sleep(deps.pollMs ?? 2000, deps.signal);
   }
 }
+
+/**
+ * uproot writes one manager manifest to every control-plane node, made from the one it read; that is only
+ * right when every node runs the same flags (kubeadm writes them identically). Nodes already running the
+ * target (a resumed step) are left out. Returns the differing nodes' flags, or undefined when all agree.
+ */
+export function differingNodes(
+  pods: readonly ComponentPodFacts[],
+  nodes: readonly string[],
+  target: readonly string[],
+): string[] | undefined {
+  const key = (flags: readonly string[]): string => flags.join(' ');
+  const byNode = nodes
+    .map((node) => ({ node, flags: flagsOnly(pods.find((p) => p.nodeName === node)?.args ?? []) }))
+    .filter((n) => n.flags.length > 0 && key(n.flags) !== key(target));
+  const distinct = new Set(byNode.map((n) => key(n.flags)));
+  if (distinct.size <= 1) return undefined;
+  return byNode.map(
+    (n) => `${n.node}: ${n.flags.filter((f) => !target.includes(f)).join(' ') || '(only fewer flags)'}`,
+  );
+}

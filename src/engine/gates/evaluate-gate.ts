@@ -16,6 +16,7 @@ import type {
   DaemonSetFacts,
   GateReader,
   LeaseFacts,
+  ManagerComponent,
   NodeFacts,
   ServiceFacts,
 } from './gate-facts.js';
@@ -24,6 +25,8 @@ import { evaluateMigrationLeaseHeld, LEASE_NAMESPACE } from './lease-holder.js';
 import { evaluateLoadBalancersKept } from './load-balancers.js';
 import { evaluateNodesCordoned, evaluateNodesInitialized } from './node-gates.js';
 import { evaluateNoOwnershipOverlap, type OwnershipInference } from './ownership.js';
+import type { MigrationHistory } from './ownership-phases.js';
+import type { ComponentPods } from './ownership-profiles.js';
 
 export interface GateContext {
   readonly distro: Distro;
@@ -36,6 +39,8 @@ export interface GateContext {
   /** The lease timeline observed so far (journal plus this run). */
   readonly timeline: readonly LeaseObservation[];
   readonly inference?: OwnershipInference;
+  /** The journal's plan and step records: what each manager may have run when (for no-ownership-overlap). */
+  readonly history?: MigrationHistory;
 }
 
 export type GateSnapshot =
@@ -50,7 +55,11 @@ export type GateSnapshot =
   | { readonly type: 'cluster-rolled-out'; readonly cluster: ClusterObjectFacts | undefined }
   | { readonly type: 'nodes-initialized'; readonly nodes: readonly NodeFacts[] }
   | { readonly type: 'load-balancers-kept'; readonly services: readonly ServiceFacts[] }
-  | { readonly type: 'no-ownership-overlap' }
+  | {
+      readonly type: 'no-ownership-overlap';
+      /** The managers' pods, to tell which configuration each lease holder runs; undefined when unreadable. */
+      readonly pods?: ComponentPods;
+    }
   | {
       readonly type: 'rbac-allows';
       readonly answers: readonly { readonly verb: string; readonly answer: AccessAnswer }[];
@@ -73,7 +82,7 @@ export async function readGateSnapshot(
       return {
         type: gate.type,
         nodes: await reader.nodes(ctx.controlPlaneSelector),
-        pods: await reader.componentPods('kube-controller-manager'),
+        pods: await managerPods(reader, ctx, 'kube-controller-manager'),
       };
     case 'cluster-rolled-out':
       return {
@@ -88,8 +97,19 @@ export async function readGateSnapshot(
         type: gate.type,
         services: ctx.baseline.length > 0 ? await reader.loadBalancerServices() : [],
       };
-    case 'no-ownership-overlap':
-      return { type: gate.type };
+    case 'no-ownership-overlap': {
+      try {
+        const pods: ComponentPods = {
+          'kube-controller-manager': await managerPods(reader, ctx, 'kube-controller-manager'),
+          'cloud-controller-manager': await managerPods(reader, ctx, 'cloud-controller-manager'),
+        };
+        return { type: gate.type, pods };
+      } catch (error) {
+        if (error instanceof DOMException && error.name === 'AbortError') throw error;
+        // The pods only sharpen the judgement: without them every holder is judged by the plan, more strictly.
+        return { type: gate.type };
+      }
+    }
     case 'rbac-allows': {
       const { resource, group } = splitResource(gate.resource);
       const answers = [];
@@ -109,6 +129,16 @@ export async function readGateSnapshot(
     default:
       return assertNever(gate, 'gate type');
   }
+}
+
+/** A manager's pods; RKE runs KCM as a docker container, which has none. */
+async function managerPods(
+  reader: GateReader,
+  ctx: GateContext,
+  component: ManagerComponent,
+): Promise<readonly ComponentPodFacts[]> {
+  if (ctx.distro === 'rke' && component === 'kube-controller-manager') return [];
+  return reader.componentPods(component);
 }
 
 /** Pure: the verdict of one look at a gate. */
@@ -137,8 +167,14 @@ export function evaluateGate(gate: Gate, snapshot: GateSnapshot, ctx: GateContex
       if (ctx.baseline.length === 0)
         return pass('no LoadBalancer services were recorded before the migration');
       return evaluateLoadBalancersKept(ctx.baseline, snapshotOf(snapshot, gate.type).services);
-    case 'no-ownership-overlap':
-      return evaluateNoOwnershipOverlap(ctx.timeline, ctx.inference);
+    case 'no-ownership-overlap': {
+      const { pods } = snapshotOf(snapshot, gate.type);
+      return evaluateNoOwnershipOverlap(ctx.timeline, ctx.inference, {
+        now,
+        ...(pods ? { pods } : {}),
+        ...(ctx.history ? { history: ctx.history } : {}),
+      });
+    }
     case 'rbac-allows':
       return evaluateRbacAllows(gate, snapshotOf(snapshot, gate.type).answers);
     default:

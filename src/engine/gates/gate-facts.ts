@@ -44,6 +44,10 @@ export interface ComponentPodFacts {
   readonly phase?: string;
   /** The Ready condition; undefined when the pod reports none. */
   readonly ready?: boolean;
+  /** The component container's image (its tag carries the manager's version). */
+  readonly image?: string;
+  /** status.startTime (RFC 3339): a lease identity first seen before it belongs to an earlier process. */
+  readonly startTime?: string;
 }
 
 export interface ClusterObjectFacts {
@@ -86,7 +90,7 @@ export interface GateReader {
   daemonSet(namespace: string, name: string): Promise<DaemonSetFacts | undefined>;
   nodes(labelSelector?: string): Promise<NodeFacts[]>;
   leases(namespace: string): Promise<LeaseFacts[]>;
-  /** kube-system pods of a controller manager (static pods of kubeadm and RKE2, the CCM DaemonSet's pods). */
+  /** kube-system pods of a controller manager (static pods of kubeadm and RKE2, the CCM chart's DaemonSet pods). */
   componentPods(component: ManagerComponent): Promise<ComponentPodFacts[]>;
   /** A Rancher provisioning Cluster (in the management cluster). */
   clusterObject(ref: ObjectRef): Promise<ClusterObjectFacts | undefined>;

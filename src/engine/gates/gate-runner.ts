@@ -19,7 +19,7 @@ export const DEFAULT_MIGRATION_LEASE = 'cloud-provider-extraction-migration';
 export interface GateRunnerOptions {
   readonly reader: GateReader;
   readonly clock: Clock;
-  readonly context: Omit<GateContext, 'timeline' | 'baseline' | 'inference'>;
+  readonly context: Omit<GateContext, 'timeline' | 'baseline' | 'inference' | 'history'>;
   /** Multiplies every gate's timeoutSeconds (--gate-timeout-scale). */
   readonly timeoutScale?: number;
   readonly inference?: OwnershipInference;
@@ -86,6 +86,7 @@ export function createGateRunner(options: GateRunnerOptions) {
         ...options.context,
         baseline: journal.baseline.loadBalancers,
         timeline: [...journal.leaseTimeline, ...observations],
+        history: journal,
         ...(options.inference ? { inference: options.inference } : {}),
       };
       const snapshot = await readGateSnapshot(gate, options.reader, ctx);

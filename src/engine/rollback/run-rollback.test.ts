@@ -94,8 +94,9 @@ describe('runRollback', () => {
       steps: ['roll-control-plane', 'cordon-control-plane', 'grant-migration-lease'],
     });
     expect(r.log).toEqual([
-      'undo roll-control-plane#0',
+      // The manual change came last, so its plan undo comes first: exactly the reverse of the step.
       'plan-undo roll-control-plane manual',
+      'undo roll-control-plane#0',
       'gate roll-control-plane daemonset-rolled-out b',
       'gate roll-control-plane load-balancers-kept',
       'undo cordon-control-plane#0',

@@ -162,14 +162,20 @@ async function undoStep(
   const record = stepRecordOf(journal, step.id);
   if (record.state === 'pending') return undefined;
   const conflicts: string[] = [];
-  let needsPlanUndo = false;
+  let planUndone = false;
+  // Exactly the reverse of the step: the plan's own undo (node files, manual actions) runs where the last
+  // change it stands for was, so e.g. a CCM static pod goes before the RBAC it ran with.
   for (let index = step.changes.length - 1; index >= 0; index--) {
     const change = step.changes[index]!;
     const changeRecord = record.changes.find((c) => c.change === index);
     const backup = record.backups.find((b) => b.change === index)?.backup;
     if (!changeRecord && !backup) continue; // never started
     if (!undoneFromRecords(change)) {
-      needsPlanUndo = true;
+      if (!planUndone) {
+        planUndone = true;
+        const problem = await applyPlanUndo(step, journal, actions);
+        if (problem) return problem;
+      }
       continue;
     }
     const outcome = await actions.undoChange({ step, change, index, record: changeRecord, backup, journal });
@@ -187,22 +193,28 @@ async function undoStep(
     }
   }
   if (conflicts.length > 0) return { type: 'conflict', step: step.id, conflicts };
-  if (needsPlanUndo) {
-    for (const [index, change] of step.undo.changes.entries()) {
-      // Object and cluster-file edits were inverted from the records above; only the rest comes from the plan.
-      if (undoneFromRecords(change)) continue;
-      const outcome = await actions.applyPlanUndo({ step, change, index, journal });
-      if (outcome.type === 'needs-person') {
-        return { type: 'waiting-for-person', step: step.id, instructions: outcome.instructions };
-      }
-      actions.notify?.({
-        type: 'undo-done',
-        step: step.id,
-        index,
-        description: change.description,
-        detail: outcome.record.detail ?? outcome.record.outcome,
-      });
+  return undefined;
+}
+
+async function applyPlanUndo(
+  step: PlanStep,
+  journal: Journal,
+  actions: RollbackActions,
+): Promise<StepProblem | undefined> {
+  for (const [index, change] of step.undo.changes.entries()) {
+    // Object and cluster-file edits are inverted from the records; only the rest comes from the plan.
+    if (undoneFromRecords(change)) continue;
+    const outcome = await actions.applyPlanUndo({ step, change, index, journal });
+    if (outcome.type === 'needs-person') {
+      return { type: 'waiting-for-person', step: step.id, instructions: outcome.instructions };
     }
+    actions.notify?.({
+      type: 'undo-done',
+      step: step.id,
+      index,
+      description: change.description,
+      detail: outcome.record.detail ?? outcome.record.outcome,
+    });
   }
   return undefined;
 }

@@ -3,14 +3,14 @@
  * against a real cluster (over HTTPS and the AWS SDK, with the real toolkit functions), write the report,
  * and stop the twin. The exit code is verify's.
  */
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RealClock, VirtualClock, type Clock } from '../../clock/index.js';
-import { InternalError, type ExitCode } from '../../errors/index.js';
+import type { ExitCode } from '../../errors/index.js';
 import { analyzeLedger } from '../../core/ownership/index.js';
 import type { PreflightReport } from '../../core/checks/index.js';
 import { JournalMirror } from '../../adapters/files/journal-mirror.js';
-import type { RunHost, TargetFlags } from '../../engine/session/run-settings.js';
+import type { RunHost } from '../../engine/session/run-settings.js';
 import type { EngineEvent } from '../../engine/events.js';
 import type { InstanceReader } from '../../toolkit/verify.js';
 import { preflight } from '../../toolkit/preflight.js';
@@ -21,11 +21,8 @@ import { buildReportModel, renderReportHtml, renderReportMarkdown } from '../../
 import { awsEnvironment } from '../aws/index.js';
 import { loadScenario } from '../scenarios/index.js';
 import { startTwin, type LedgerReport, type Twin } from '../twin/index.js';
-import { RANCHER_NAMESPACE } from '../twin/rke2/provisioning-cluster.js';
-import { ProcessRunner } from '../../adapters/process/run-command.js';
-import { TWIN_RKE_BINARY, twinRkeRunner } from './twin-rke-runner.js';
 import { actAsPerson } from './twin-person.js';
-import { TWIN_NODE_COMMAND, TWIN_NODE_DELETE_COMMAND, twinNodeRunner } from './twin-node-runner.js';
+import { twinTarget } from './twin-target.js';
 import type { MigrationPlan, StepId } from '../../core/plan/plan-types.js';
 
 export interface DemoOptions {
@@ -92,18 +89,7 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
   try {
     const env = { ...host.env, ...awsEnvironment(twin.aws), AWS_EC2_METADATA_DISABLED: 'true' };
     const runHost: RunHost = { ...host, env, interactive: false };
-    const target: TargetFlags = {
-      kubeconfig: twin.files.kubeconfig,
-      context: twin.contexts.downstream,
-      ...(twin.contexts.rancher
-        ? { rancherContext: twin.contexts.rancher, cluster: `${RANCHER_NAMESPACE}/${scenario.clusterName}` }
-        : {}),
-      // RKE: the plan reads and edits the twin's cluster.yml; `rke up` is the twin's own (twin-rke-runner.ts).
-      ...(twin.files.rkeConfig ? { clusterFile: twin.files.rkeConfig } : {}),
-      // kubeadm: the plan reads a control-plane machine's manifests; files reach the machines through
-      // twin-node-runner.ts, as `ssh {node} sudo tee {path}` would.
-      ...(twin.files.nodes ? { clusterFile: manifestsDir(twin.files.nodes) } : {}),
-    };
+    const { target, execution, runner } = twinTarget(twin, clock);
     progress(
       `kubeconfig ${twin.files.kubeconfig} (contexts ${twin.contexts.downstream}${twin.contexts.rancher ? `, ${twin.contexts.rancher}` : ''})`,
     );
@@ -115,7 +101,6 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
 
     progress('migrate: executing the plan behind its gates');
     const stateDir = join(options.dir, '.uproot');
-    const rke = twin.files.rkeConfig !== undefined;
     // The plan as built (the journal's copy drops the artifacts the person's steps use).
     let built: MigrationPlan | undefined;
     const runMigrate = (extra: Partial<MigrateOptions>): Promise<MigrateResult> =>
@@ -124,19 +109,14 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
           ...target,
           yes: true,
           stateDir,
-          ...(rke ? { rkeBinary: TWIN_RKE_BINARY } : {}),
-          ...(twin.files.nodes
-            ? { nodeCommand: TWIN_NODE_COMMAND, nodeDeleteCommand: TWIN_NODE_DELETE_COMMAND }
-            : {}),
+          ...execution,
           ...extra,
         },
         runHost,
         {
           clock,
-          runner: twinNodeRunner(
-            twin.files.nodes ?? options.dir,
-            twinRkeRunner((text, file) => twin.applyRkeConfig(text, file), clock, new ProcessRunner(clock)),
-          ),
+          runner,
+
           buildPlan: planFromSources(host.cwd, {}),
           preflight: preflightVerdict(host.cwd, env, clock),
           transformsFor: plannerTransforms,
@@ -195,15 +175,6 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
     driving = false;
     await driver;
   }
-}
-
-/** The manifests folder of the first control-plane machine (the one with a kube-controller-manager). */
-function manifestsDir(nodesDir: string): string {
-  for (const node of readdirSync(nodesDir).sort()) {
-    const dir = join(nodesDir, node, 'etc/kubernetes/manifests');
-    if (existsSync(join(dir, 'kube-controller-manager.yaml'))) return dir;
-  }
-  throw new InternalError(`the kubeadm twin in ${nodesDir} has no control-plane machine`);
 }
 
 function countStatuses(report: PreflightReport): string {

@@ -13,6 +13,8 @@ import { ManifestApplier } from '../twin/helm/manifest-applier.js';
 import { CCM_CHART_NAME, renderCcmChart, type Twin } from '../twin/index.js';
 
 const KUBEADM_FLAGS = 'kubeadm-flags.env';
+const KUBELET_PROVIDER =
+  /set --cloud-provider=(\w+) for the kubelet \(KUBELET_KUBEADM_ARGS in \/var\/lib\/kubelet\/kubeadm-flags\.env\)/;
 const HELM_UPGRADE = /helm upgrade --install \S+ \S+ -n (\S+) --values (\S+)/;
 
 /**
@@ -21,7 +23,8 @@ const HELM_UPGRADE = /helm upgrade --install \S+ \S+ -n (\S+) --values (\S+)/;
  * done, or undefined when the demo has no hand for them.
  */
 export function actAsPerson(twin: Twin, plan: MigrationPlan, instructions: string): string | undefined {
-  if (twin.files.nodes && instructions.includes(KUBEADM_FLAGS)) return externalKubelets(twin.files.nodes);
+  const kubelets = KUBELET_PROVIDER.exec(instructions);
+  if (twin.files.nodes && kubelets) return switchKubelets(twin.files.nodes, kubelets[1]!);
   const match = HELM_UPGRADE.exec(instructions);
   if (!match) return undefined;
   const [, namespace = 'kube-system', valuesPath = ''] = match;
@@ -37,21 +40,35 @@ export function actAsPerson(twin: Twin, plan: MigrationPlan, instructions: strin
 }
 
 /**
- * kubeadm: KUBELET_KUBEADM_ARGS gets --cloud-provider=external on every machine (the twin's kubelets restart
- * themselves on the change, as `systemctl restart kubelet` would). The twin keeps no kubeadm-config ConfigMap.
+ * kubeadm: KUBELET_KUBEADM_ARGS gets --cloud-provider=<provider> on every machine, and each control-plane
+ * machine's kube-apiserver manifest the same flag, edited in place (its other flags are the machine's own).
+ * The twin's kubelets notice the files as `systemctl restart kubelet` would; it keeps no kubeadm-config.
  */
-function externalKubelets(nodesDir: string): string {
-  let changed = 0;
+function switchKubelets(nodesDir: string, provider: string): string {
+  const flag = `--cloud-provider=${provider}`;
+  let kubelets = 0;
+  let apiservers = 0;
   for (const node of readdirSync(nodesDir).sort()) {
-    const file = join(nodesDir, node, 'var/lib/kubelet', KUBEADM_FLAGS);
-    if (!existsSync(file)) continue;
-    const before = readFileSync(file, 'utf8');
-    const after = /--cloud-provider=\S+/.test(before)
-      ? before.replace(/--cloud-provider=[^\s"]+/, '--cloud-provider=external')
-      : before.replace(/KUBELET_KUBEADM_ARGS="/, 'KUBELET_KUBEADM_ARGS="--cloud-provider=external ');
-    if (after === before) continue;
-    writeFileSync(file, after);
-    changed++;
+    const flags = join(nodesDir, node, 'var/lib/kubelet', KUBEADM_FLAGS);
+    if (existsSync(flags)) {
+      const before = readFileSync(flags, 'utf8');
+      const after = /--cloud-provider=\S+/.test(before)
+        ? before.replace(/--cloud-provider=[^\s"]+/, flag)
+        : before.replace(/KUBELET_KUBEADM_ARGS="/, `KUBELET_KUBEADM_ARGS="${flag} `);
+      if (after !== before) {
+        writeFileSync(flags, after);
+        kubelets++;
+      }
+    }
+    const apiserver = join(nodesDir, node, 'etc/kubernetes/manifests/kube-apiserver.yaml');
+    if (existsSync(apiserver)) {
+      const before = readFileSync(apiserver, 'utf8');
+      const after = before.replace(/--cloud-provider=[^\s"']+/, flag);
+      if (after !== before) {
+        writeFileSync(apiserver, after);
+        apiservers++;
+      }
+    }
   }
-  return `set --cloud-provider=external in /var/lib/kubelet/${KUBEADM_FLAGS} on ${changed} node(s) and restarted their kubelets`;
+  return `set ${flag} in /var/lib/kubelet/${KUBEADM_FLAGS} on ${kubelets} node(s) and in kube-apiserver.yaml on ${apiservers} control-plane node(s)`;
 }

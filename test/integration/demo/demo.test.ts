@@ -82,6 +82,7 @@ describe('uproot demo', () => {
       }
       // The machines' files say what the plan said: KCM external without leader migration, kubelets external.
       const nodes = join(dir, 'twin', 'nodes');
+      const addresses = new Set<string | undefined>();
       for (const node of readdirSync(nodes)) {
         const kcm = join(nodes, node, 'etc/kubernetes/manifests/kube-controller-manager.yaml');
         if (existsSync(kcm)) {
@@ -90,10 +91,18 @@ describe('uproot demo', () => {
           expect(text).not.toContain('leader-migration');
           expect(existsSync(join(nodes, node, 'etc/leadermigration.conf'))).toBe(false);
         }
+        // The person's hand set the apiserver flag in each machine's own manifest (its address kept).
+        const apiserver = join(nodes, node, 'etc/kubernetes/manifests/kube-apiserver.yaml');
+        if (existsSync(apiserver)) {
+          const text = readFileSync(apiserver, 'utf8');
+          expect(text).toContain('--cloud-provider=external');
+          addresses.add(/--advertise-address=(\S+)/.exec(text)?.[1]);
+        }
         expect(readFileSync(join(nodes, node, 'var/lib/kubelet/kubeadm-flags.env'), 'utf8')).toContain(
           '--cloud-provider=external',
         );
       }
+      expect(addresses.size).toBe(3);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -74,11 +74,15 @@ describe('uproot rollback against the sandbox API server', () => {
       'rolled-back',
     ]);
     expect(journal.rollback?.completedAt).toBeDefined();
-    // Each undo was proven by the gates that held before its step.
-    const undone = journal.steps[2]!;
-    expect(undone.state === 'rolled-back' && undone.gates.map((g) => [g.gate.type, g.result.type])).toEqual([
-      ['nodes-cordoned', 'passed'],
-    ]);
+    // Each undo was proven by the gates that held before its step, except cordoning (transient between undos).
+    const gatesOf = (i: number) => {
+      const step = journal.steps[i]!;
+      return step.state === 'rolled-back' ? step.gates.map((g) => [g.gate.type, g.result.type]) : undefined;
+    };
+    expect(gatesOf(2)).toEqual([]);
+    const proven = gatesOf(1)!;
+    expect(proven.length).toBeGreaterThan(0);
+    expect(proven.every(([, result]) => result === 'passed')).toBe(true);
 
     // Running it again finds nothing left to do; a new migration may start afresh.
     expect((await undo(sb, {}, { runId: 'rollback-2' })).outcome.type).toBe('already-rolled-back');

@@ -7,6 +7,7 @@ import type { RunHost, TargetFlags } from '../../../src/engine/session/run-setti
 import { awsEnvironment } from '../../../src/sandbox/aws/index.js';
 import { loadScenario } from '../../../src/sandbox/scenarios/index.js';
 import { startTwin, type Twin } from '../../../src/sandbox/twin/index.js';
+import { twinTarget } from '../../../src/sandbox/demo/twin-target.js';
 import { RANCHER_NAMESPACE } from '../../../src/sandbox/twin/rke2/provisioning-cluster.js';
 import { migrate, type MigrateOptions, type MigrateResult } from '../../../src/toolkit/migrate.js';
 import {
@@ -53,13 +54,7 @@ export async function startReliabilityTwin(scenarioName = 'rke2-intree'): Promis
   await settled(twin);
   const env = { PATH: process.env.PATH, ...awsEnvironment(twin.aws), AWS_EC2_METADATA_DISABLED: 'true' };
   const host: RunHost = { cwd: dir, env, interactive: false };
-  const target: TargetFlags = {
-    kubeconfig: twin.files.kubeconfig,
-    context: twin.contexts.downstream,
-    ...(twin.contexts.rancher
-      ? { rancherContext: twin.contexts.rancher, cluster: `${RANCHER_NAMESPACE}/${scenario.clusterName}` }
-      : {}),
-  };
+  const { target, execution, runner } = twinTarget(twin, clock);
   const stateDir = join(dir, '.uproot');
   const events: EngineEvent[] = [];
   return {
@@ -68,10 +63,11 @@ export async function startReliabilityTwin(scenarioName = 'rke2-intree'): Promis
     events,
     migrate: (options = {}, extra = {}) =>
       migrate(
-        { ...target, yes: true, stateDir, gateTimeoutScale: GATE_TIMEOUT_SCALE, ...options },
+        { ...target, ...execution, yes: true, stateDir, gateTimeoutScale: GATE_TIMEOUT_SCALE, ...options },
         extra.signal ? { ...host, signal: extra.signal } : host,
         {
           clock,
+          runner,
           buildPlan: planFromSources(dir, {}),
           preflight: preflightVerdict(dir, env, clock),
           transformsFor: plannerTransforms,
@@ -106,11 +102,16 @@ export async function startReliabilityTwin(scenarioName = 'rke2-intree'): Promis
       }
     },
     rollback: (options = {}) =>
-      rollback({ ...target, yes: true, stateDir, gateTimeoutScale: GATE_TIMEOUT_SCALE, ...options }, host, {
-        clock,
-        transformsFor: plannerTransforms,
-        onEvent: (e) => events.push(e),
-      }),
+      rollback(
+        { ...target, ...execution, yes: true, stateDir, gateTimeoutScale: GATE_TIMEOUT_SCALE, ...options },
+        host,
+        {
+          clock,
+          runner,
+          transformsFor: plannerTransforms,
+          onEvent: (e) => events.push(e),
+        },
+      ),
     close: async () => {
       await twin.close();
       rmSync(dir, { recursive: true, force: true });

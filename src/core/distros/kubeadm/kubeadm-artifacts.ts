@@ -86,12 +86,10 @@ export function kubeadmFindings(
         'Node IPAM moves too: KCM N+1 gets -nodeipam in --controllers, the configuration lists nodeipam (and node-ipam-controller from 1.28), the CCM runs --controllers=*,nodeipam. Check that your cloud-provider-aws release implements it.',
     });
   }
-  if (!def.apiserver) {
-    findings.push({
-      severity: 'info',
-      code: 'apiserver-not-given',
-      message: `The kube-apiserver manifest was not given: roll-control-plane has a manual step to set --cloud-provider=external in ${APISERVER_MANIFEST_PATH}.`,
-    });
-  }
+  findings.push({
+    severity: 'info',
+    code: 'apiserver-by-hand',
+    message: `kube-apiserver manifests differ per node (--advertise-address), so roll-control-plane asks you to set --cloud-provider=external in ${APISERVER_MANIFEST_PATH} on each control-plane node rather than writing one file to all.`,
+  });
   return findings;
 }

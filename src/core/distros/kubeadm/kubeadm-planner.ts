@@ -23,13 +23,7 @@ import {
 import { gates } from '../shared/plan-building.js';
 import { checkCurrentVersion, checkInTreeExists, resolveTarget } from '../shared/version-policy.js';
 import { locate } from '../shared/yaml-source.js';
-import {
-  APISERVER_MANIFEST_PATH,
-  CCM_MANIFEST_PATH,
-  CCM_USER,
-  KCM_MANIFEST_PATH,
-  LEADER_MIGRATION_FILE,
-} from './ccm-static-pod.js';
+import { CCM_MANIFEST_PATH, CCM_USER, KCM_MANIFEST_PATH, LEADER_MIGRATION_FILE } from './ccm-static-pod.js';
 import type { KubeadmDefinition } from './kubeadm-cluster.js';
 import {
   advance,
@@ -272,17 +266,8 @@ export function planKubeadm(def: KubeadmDefinition, options: PlanOptions): Migra
   // 4. roll-control-plane
   kcmState = advance(kcmState, kcm, kubeadmApplyStep('roll-control-plane', kcmState.object, stepOptions));
   ccmState = advance(ccmState, def.ccm, kubeadmApplyStep('roll-control-plane', ccmState.object, stepOptions));
-  let apiState = manifestState(def.apiserver, APISERVER_MANIFEST_PATH);
-  const apiBefore = apiState;
-  if (apiState)
-    apiState = advance(
-      apiState,
-      def.apiserver,
-      kubeadmApplyStep('roll-control-plane', apiState.object, stepOptions),
-    );
   record('roll-control-plane', 'kube-controller-manager.yaml', kcmState.text);
   if (ccmState !== ccmInstalled) record('roll-control-plane', 'cloud-controller-manager.yaml', ccmState.text);
-  if (apiState && apiState !== apiBefore) record('roll-control-plane', 'kube-apiserver.yaml', apiState.text);
   const rollChanges: Change[] = [
     writeFile(
       LEADER_MIGRATION_FILE,
@@ -306,16 +291,9 @@ export function planKubeadm(def: KubeadmDefinition, options: PlanOptions): Migra
         ccmState.text,
       ),
     );
-  if (apiState && apiBefore && apiState !== apiBefore)
-    rollChanges.push(
-      writeFile(
-        APISERVER_MANIFEST_PATH,
-        'kube-apiserver: --cloud-provider=external.',
-        apiBefore.text,
-        apiState.text,
-      ),
-    );
-  rollChanges.push(kubeletAndKubeadmConfigChange(def.apiserver !== undefined));
+  // kube-apiserver manifests differ per node (--advertise-address), and a node command only writes whole
+  // files: its flag is part of the person's step, never one node's file copied to all.
+  rollChanges.push(kubeletAndKubeadmConfigChange());
   steps.push({
     id: 'roll-control-plane',
     title: 'Roll the control plane to kube-controller-manager N+1 with the external provider',
@@ -334,13 +312,14 @@ export function planKubeadm(def: KubeadmDefinition, options: PlanOptions): Migra
       description:
         'Rollback (seed 003): put back KCM N with leader migration enabled, one node at a time, replacing N+1 nodes until only version N remains; restore the wildcard configuration.',
       changes: [
+        // The configuration first: KCM N reads it when it starts, and must read the wildcard form.
+        writeFile(LEADER_MIGRATION_FILE, 'Restore the wildcard configuration.', targetConfig, wildcard),
         writeFile(
           KCM_MANIFEST_PATH,
           'Restore kube-controller-manager N with leader migration.',
           kcmState.text,
           kcmWithMigration.text,
         ),
-        writeFile(LEADER_MIGRATION_FILE, 'Restore the wildcard configuration.', targetConfig, wildcard),
         ...(ccmState !== ccmInstalled
           ? [
               writeFile(
@@ -351,9 +330,7 @@ export function planKubeadm(def: KubeadmDefinition, options: PlanOptions): Migra
               ),
             ]
           : []),
-        ...(apiState && apiBefore && apiState !== apiBefore
-          ? [writeFile(APISERVER_MANIFEST_PATH, 'Restore kube-apiserver.', apiState.text, apiBefore.text)]
-          : []),
+        kubeletAndKubeadmConfigChange('aws'),
       ],
     },
     optional: false,

@@ -36,19 +36,22 @@ export function advance(state: FileState, m: StaticPodManifest | undefined, next
   return { path: state.path, object: next, text };
 }
 
-/** What uproot cannot edit from the manifests: kubelet flags on every node and kubeadm's stored configuration. */
-export function kubeletAndKubeadmConfigChange(apiserverGiven: boolean): Change {
+/**
+ * What uproot leaves to a person: kubelet flags on every node, kubeadm's stored configuration, and the
+ * kube-apiserver flag (its manifest differs per node, so no single file can be written to all).
+ * `provider` is where they go: external for the migration, aws again for its rollback.
+ */
+export function kubeletAndKubeadmConfigChange(provider: 'external' | 'aws' = 'external'): Change {
+  const back = provider === 'aws';
   return {
     type: 'manual',
-    description: "Switch the kubelet and kubeadm's stored configuration to the external provider",
+    description: back
+      ? "Switch the kubelet and kubeadm's stored configuration back to the in-tree provider"
+      : "Switch the kubelet and kubeadm's stored configuration to the external provider",
     instructions: [
-      'On every node (control plane and workers), set --cloud-provider=external for the kubelet (KUBELET_KUBEADM_ARGS in /var/lib/kubelet/kubeadm-flags.env), then: systemctl restart kubelet',
-      'kubectl -n kube-system edit configmap kubeadm-config: in ClusterConfiguration set controllerManager.extraArgs.cloud-provider and apiServer.extraArgs.cloud-provider to external (otherwise the next kubeadm upgrade writes the in-tree flags back)',
-      ...(apiserverGiven
-        ? []
-        : [
-            `On each control-plane node, set --cloud-provider=external in ${APISERVER_MANIFEST_PATH} (the kube-apiserver manifest was not given to uproot)`,
-          ]),
+      `On every node (control plane and workers), set --cloud-provider=${provider} for the kubelet (KUBELET_KUBEADM_ARGS in /var/lib/kubelet/kubeadm-flags.env), then: systemctl restart kubelet`,
+      `kubectl -n kube-system edit configmap kubeadm-config: in ClusterConfiguration set controllerManager.extraArgs.cloud-provider and apiServer.extraArgs.cloud-provider to ${provider}${back ? '' : ' (otherwise the next kubeadm upgrade writes the in-tree flags back)'}`,
+      `On each control-plane node, set --cloud-provider=${provider} in ${APISERVER_MANIFEST_PATH} (the kubelet restarts kube-apiserver; one node at a time)`,
     ].join('\n'),
   };
 }
