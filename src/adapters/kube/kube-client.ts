@@ -12,7 +12,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Clock, Random } from '../../clock/index.js';
-import { ExitCode, UprootError } from '../../errors/index.js';
+import { ExitCode, InternalError, UprootError } from '../../errors/index.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -159,7 +159,8 @@ function buildUrl(server: string, req: KubeRequest): URL {
 /** The real transport: node:http(s) with the kubeconfig's agent (CA, client certs, proxy) and auth headers. */
 export function kubeconfigTransport(kc: KubeConfig, timeoutMs = 30_000): KubeTransport {
   const server = kc.getCurrentCluster()?.server;
-  if (!server) throw new UprootError('UP-KUBE-NO-CLUSTER', 'the kubeconfig has no current cluster');
+  // loadKubeconfig refuses a kubeconfig without a current cluster (UP-KUBECONFIG-NO-CLUSTER) before this.
+  if (!server) throw new InternalError('the kubeconfig has no current cluster');
   // One keep-alive agent per transport (a fresh connection per request costs more than the request). It is
   // built from the same TLS settings client-node applies; a proxy keeps client-node's own agent.
   let agent: HttpAgent | undefined;

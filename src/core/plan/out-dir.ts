@@ -3,7 +3,7 @@
  * only then writes. A directory is ours when it holds uproot's manifest; files uproot did not write are
  * never overwritten, and files it wrote are backed up before they are replaced.
  */
-import { InputError } from '../../errors/index.js';
+import { InputError, InternalError } from '../../errors/index.js';
 
 export const OUT_MANIFEST = '.uproot-plan.json';
 export const BACKUP_DIR = '.uproot-backup';
@@ -53,9 +53,7 @@ function parseManifest(dir: string, text: string): Manifest {
 export function planOutDir(dir: string, listing: OutDirListing, files: readonly OutFile[]): OutDirPlan {
   for (const file of files) {
     if (file.path.startsWith('/') || file.path.split('/').includes('..')) {
-      throw new InputError('UP-PLAN-OUT-PATH', `artifact path ${file.path} leaves the output directory`, {
-        hint: 'this is a bug; please report it',
-      });
+      throw new InternalError(`artifact path ${file.path} leaves the output directory`);
     }
   }
   const manifestFiles = [...new Set([...files.map((f) => f.path)])].sort();

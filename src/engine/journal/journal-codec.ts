@@ -30,7 +30,7 @@ export function encodeJournal(journal: Journal): Record<string, string> {
       `the journal would be ${Math.round(size / 1024)} KiB, over the ${JOURNAL_SIZE_LIMIT / 1024} KiB kept below the ConfigMap limit of 1 MiB`,
       {
         source: 'uproot',
-        exitCode: ExitCode.failed,
+        exitCode: ExitCode.internal,
         hint: 'this should not happen with a normal plan; please report it with the size of each step (kubectl get configmap -o json)',
       },
     );

@@ -6,7 +6,7 @@
  * that element by value (it may have moved), and when it is gone the change is taken as already made.
  */
 import type { JsonPatchOp } from '../../core/plan/plan-types.js';
-import { UprootError } from '../../errors/index.js';
+import { ExitCode, UprootError } from '../../errors/index.js';
 import {
   cloneJson,
   deepEqual,
@@ -120,7 +120,9 @@ function ambiguous(op: JsonPatchOp): UprootError {
     'UP-ENGINE-PATCH-AMBIGUOUS',
     `the plan removes array element ${op.path} without a test of its value, so it cannot be re-applied safely to a changed object`,
     {
-      source: 'uproot',
+      // A --plan file from an older uproot, not a bug: the person regenerates it.
+      source: 'user',
+      exitCode: ExitCode.failed,
       hint: 'this plan needs the distribution transformation to be applied; regenerate the plan with this uproot version',
     },
   );
