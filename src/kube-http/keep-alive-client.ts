@@ -56,7 +56,7 @@ const TLS_KEYS = [
   'maxVersion',
 ] as const satisfies readonly (keyof HttpsAgentOptions)[];
 
-type TlsOptions = Partial<Pick<HttpsAgentOptions, (typeof TLS_KEYS)[number]>>;
+export type TlsOptions = Partial<Pick<HttpsAgentOptions, (typeof TLS_KEYS)[number]>>;
 
 interface Slot {
   readonly agent: HttpAgent;
@@ -115,15 +115,21 @@ export function closeKeepAliveAgents(kc: KubeConfig): void {
 
 /** The shared agent for this request, or undefined to keep client-node's (proxies, unknown agent kinds). */
 function sharedAgent(kc: KubeConfig, context: RequestContext): HttpAgent | undefined {
-  if (kc.getCurrentCluster()?.proxyUrl) return undefined;
   const built = context.getAgent();
   const url = new URL(context.getUrl());
-  let tls: TlsOptions;
-  if (built instanceof HttpsAgent) tls = pickTls(built.options);
   // client-node only allows http with insecure-skip-tls-verify, and then builds a plain http.Agent.
-  else if (built instanceof HttpAgent && url.protocol === 'http:') tls = {};
-  else return undefined;
+  if (built instanceof HttpsAgent) return keepAliveAgentFor(kc, url, pickTls(built.options));
+  if (built instanceof HttpAgent && url.protocol === 'http:') return keepAliveAgentFor(kc, url, {});
+  return undefined;
+}
 
+/**
+ * The keep-alive agent shared by every request to `url`'s server through `kc`'s current context, carrying
+ * `tls` (the options client-node applied); a new one when they changed. Undefined behind a proxy (client-node's
+ * proxy agent is kept). Also used by uproot's own JSON transport (src/adapters/kube/kube-client.ts).
+ */
+export function keepAliveAgentFor(kc: KubeConfig, url: URL, tls: TlsOptions): HttpAgent | undefined {
+  if (kc.getCurrentCluster()?.proxyUrl) return undefined;
   let pool = pools.get(kc);
   if (!pool) {
     pool = { slots: new Map(), retired: [] };
@@ -141,7 +147,8 @@ function sharedAgent(kc: KubeConfig, context: RequestContext): HttpAgent | undef
   return agent;
 }
 
-function pickTls(options: HttpsAgentOptions): TlsOptions {
+/** The TLS options (CA, client certificate, verification) set in `options`. */
+export function pickTls(options: HttpsAgentOptions): TlsOptions {
   const picked: Record<string, unknown> = {};
   for (const k of TLS_KEYS) if (options[k] !== undefined) picked[k] = options[k];
   return picked as TlsOptions;

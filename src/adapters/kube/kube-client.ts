@@ -8,11 +8,16 @@
  * the injected clock. Writes are safe to retry: PUTs carry a resourceVersion (a replayed PUT gets 409 and the
  * caller re-reads), creates answer 409 AlreadyExists, and uproot's patches are idempotent.
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import {
+  request as httpsRequest,
+  type AgentOptions as HttpsAgentOptions,
+  type RequestOptions,
+} from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Clock, Random } from '../../clock/index.js';
 import { ExitCode, InternalError, UprootError } from '../../errors/index.js';
+import { keepAliveAgentFor, pickTls } from '../../kube-http/index.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -161,32 +166,19 @@ export function kubeconfigTransport(kc: KubeConfig, timeoutMs = 30_000): KubeTra
   const server = kc.getCurrentCluster()?.server;
   // loadKubeconfig refuses a kubeconfig without a current cluster (UP-KUBECONFIG-NO-CLUSTER) before this.
   if (!server) throw new InternalError('the kubeconfig has no current cluster');
-  // One keep-alive agent per transport (a fresh connection per request costs more than the request). It is
-  // built from the same TLS settings client-node applies; a proxy keeps client-node's own agent.
-  let agent: HttpAgent | undefined;
-  const proxied = !!kc.getCurrentCluster()?.proxyUrl;
+  // One keep-alive agent for every request (a fresh connection per request costs more than the request),
+  // shared with the client-node clients made from this kubeconfig and carrying the TLS settings client-node
+  // applies; a proxy keeps client-node's own agent.
   return async (req) => {
     const url = buildUrl(server, req);
     const opts: RequestOptions = { method: req.method, headers: {} };
     await kc.applyToHTTPSOptions(opts);
-    if (!proxied) {
-      agent ??=
-        url.protocol === 'http:'
-          ? new HttpAgent({ keepAlive: true })
-          : new HttpsAgent({
-              keepAlive: true,
-              ...(pick(opts, [
-                'ca',
-                'cert',
-                'key',
-                'pfx',
-                'passphrase',
-                'rejectUnauthorized',
-                'servername',
-              ]) as object),
-            });
-      opts.agent = agent;
-    }
+    const agent = keepAliveAgentFor(
+      kc,
+      url,
+      url.protocol === 'http:' ? {} : pickTls(opts as HttpsAgentOptions),
+    );
+    if (agent) opts.agent = agent;
     const body = req.body === undefined ? undefined : Buffer.from(JSON.stringify(req.body));
     const headers: Record<string, string | number> = {
       ...(opts.headers as Record<string, string>),
@@ -207,12 +199,6 @@ export function kubeconfigTransport(kc: KubeConfig, timeoutMs = 30_000): KubeTra
       r.end(body);
     });
   };
-}
-
-function pick(opts: RequestOptions, keys: readonly (keyof RequestOptions)[]): Partial<RequestOptions> {
-  const out: Partial<RequestOptions> = {};
-  for (const k of keys) if (opts[k] !== undefined) (out as Record<string, unknown>)[k] = opts[k];
-  return out;
 }
 
 async function readBody(
