@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { endpointFor } from './aws-clients.js';
 import { awsFailureKind, awsFailureReason } from './aws-errors.js';
@@ -5,6 +6,7 @@ import { resolveRegion } from './region.js';
 import { profileNameOf } from './iam-reader.js';
 import { chunk, mapLimited } from './ec2-reader.js';
 import { retryStrategy } from './retry-strategy.js';
+import { PREFLIGHT_AWS_ACTIONS } from './preflight-actions.js';
 import type { NodeFacts } from '../../core/checks/index.js';
 
 const node = (labels: Record<string, string>, providerID?: string): NodeFacts => ({
@@ -108,5 +110,15 @@ describe('AWS adapter helpers', () => {
     const third = await strategy.refreshRetryTokenForRetry(second, { errorType: 'TRANSIENT' });
     await expect(strategy.refreshRetryTokenForRetry(third, { errorType: 'THROTTLING' })).rejects.toThrow();
     await expect(strategy.refreshRetryTokenForRetry(first, { errorType: 'CLIENT_ERROR' })).rejects.toThrow();
+  });
+
+  it("docs/preflight.md's least-privilege policy lists exactly the actions preflight calls", () => {
+    const doc = readFileSync(new URL('../../../docs/preflight.md', import.meta.url), 'utf8');
+    const block = /"Sid": "UprootPreflight"[\s\S]*?"Action": (\[[\s\S]*?\])/.exec(doc);
+    expect(block, 'the UprootPreflight statement in docs/preflight.md').not.toBeNull();
+    expect(JSON.parse(block![1]!)).toEqual([...PREFLIGHT_AWS_ACTIONS]);
+    expect(PREFLIGHT_AWS_ACTIONS).toEqual(
+      expect.arrayContaining(['ec2:DescribeVpcs', 'ec2:DescribeDhcpOptions']),
+    );
   });
 });

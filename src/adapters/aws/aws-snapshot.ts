@@ -1,7 +1,7 @@
 /**
  * Reads the AWS side of preflight in a handful of batched calls: who we are (STS), the nodes' instances (by
- * private DNS name, then by the instance ids in providerIDs and resource names not found yet), their subnets
- * and security groups, the instance profiles' roles and policies, and — only when the cluster has
+ * private DNS name, then by the instance ids in providerIDs and resource names not found yet), their subnets,
+ * security groups and VPCs' DHCP options, the instance profiles' roles and policies, and — only when the cluster has
  * LoadBalancer Services — the load balancers. Every failure becomes a reason; nothing here throws.
  */
 import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
@@ -17,12 +17,14 @@ import {
   type Readable,
   type SecurityGroupFacts,
   type SubnetFacts,
+  type VpcDhcpFacts,
 } from '../../core/checks/index.js';
 import type { AwsClients } from './aws-clients.js';
 import { awsFailureReason } from './aws-errors.js';
 import { describeInstances, describeSecurityGroups, describeSubnets } from './ec2-reader.js';
 import { describeLoadBalancers } from './elb-reader.js';
 import { readIam } from './iam-reader.js';
+import { readVpcDhcp } from './vpc-dhcp-reader.js';
 
 export interface AwsSnapshotOptions {
   /** Read load balancers (only worth it when the cluster has LoadBalancer Services). */
@@ -53,8 +55,8 @@ export async function readAwsSnapshot(
     ...new Set(found.map((i) => i.iamInstanceProfileArn).filter((a): a is string => a !== undefined)),
   ];
 
-  progress('subnets, security groups, IAM, load balancers');
-  const [subnets, securityGroups, iam, loadBalancers] = await Promise.all([
+  progress('subnets, security groups, DHCP options, IAM, load balancers');
+  const [subnets, securityGroups, vpcDhcp, iam, loadBalancers] = await Promise.all([
     instances.state === 'ok'
       ? attempt<SubnetFacts[]>('ec2:DescribeSubnets', () => describeSubnets(aws.ec2, vpcIds))
       : unavailableBecause<SubnetFacts[]>(instances),
@@ -63,6 +65,7 @@ export async function readAwsSnapshot(
           describeSecurityGroups(aws.ec2, groupIds),
         )
       : unavailableBecause<SecurityGroupFacts[]>(instances),
+    instances.state === 'ok' ? readVpcDhcp(aws.ec2, vpcIds) : unavailableBecause<VpcDhcpFacts[]>(instances),
     instances.state === 'ok'
       ? attempt<IamFacts>('iam', () => readIam(aws.iam, profileArns))
       : unavailableBecause<IamFacts>(instances),
@@ -80,6 +83,7 @@ export async function readAwsSnapshot(
       instances,
       subnets,
       securityGroups,
+      vpcDhcp,
       iam,
       ...(loadBalancers ? { loadBalancers } : {}),
     },

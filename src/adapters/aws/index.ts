@@ -4,3 +4,5 @@ export { readAwsSnapshot, type AwsSnapshotOptions } from './aws-snapshot.js';
 export { awsFailureKind, awsFailureReason, type AwsFailureKind } from './aws-errors.js';
 export { resolveRegion } from './region.js';
 export { FILTER_VALUES_PER_CALL } from './ec2-reader.js';
+export { readVpcDhcp } from './vpc-dhcp-reader.js';
+export { PREFLIGHT_AWS_ACTIONS } from './preflight-actions.js';

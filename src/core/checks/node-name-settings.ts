@@ -1,19 +1,99 @@
 /**
- * node-name-settings: the distribution settings that decide node names once the in-tree provider stops
- * naming them (only the in-tree kubelet asked EC2 for its name).
- * - RKE: `external-aws` needs useInstanceMetadataHostname (the IMDS hostname becomes --hostname-override)
- *   unless every node sets hostname_override, and the two must not be combined (seed 004).
- * - RKE2: `cloud-provider-name: aws` makes RKE2 set node-name from IMDS; Rancher's recipe keeps it and
- *   overrides the components to external per role. Without it (or node-name) nodes are named by hostname.
+ * node-name-settings: the names nodes get once the in-tree provider stops naming them (only the in-tree
+ * kubelet asked EC2 for its name). Two parts:
+ * - the distribution's settings: RKE `external-aws` needs useInstanceMetadataHostname (the IMDS hostname
+ *   becomes --hostname-override) unless every node sets hostname_override, and the two must not be combined
+ *   (seed 004); RKE2 `cloud-provider-name: aws` makes RKE2 set node-name from IMDS (Rancher's recipe keeps it
+ *   and overrides the components to external per role), without it (or node-name) nodes are named by hostname;
+ * - the names those settings will produce, predicted with the VPC's DHCP options (node-name-prediction.ts):
+ *   with a custom DHCP domain, IMDS and the hostname say `ip-….corp.example.com`, which EC2 cannot resolve.
+ * A settings failure stands alone; otherwise unresolvable predicted names fail the check, and when they
+ * cannot be predicted (DescribeDhcpOptions denied, no AWS) the check skips with that reason.
  */
-import { fail, pass, skip, warn, type CheckResult } from './check-result.js';
+import { fail, node, pass, skip, warn, type CheckResult } from './check-result.js';
 import { plural, type CheckContext } from './check-context.js';
 import type { Rke2Definition, RkeDefinition } from './facts/cluster-definition.js';
-import type { NodeFacts } from './snapshot.js';
+import { describeDomain } from './facts/post-switch-name.js';
+import { rke2NodeArgs as nodeArgs } from './facts/rke2-node-args.js';
+import {
+  predictionDetail,
+  predictNamesAfterSwitch,
+  renameFixes,
+  unresolvableMessage,
+  type PredictionOutcome,
+} from './node-name-prediction.js';
 
 const ID = 'node-name-settings';
 
 export function checkNodeNameSettings(ctx: CheckContext): CheckResult {
+  const settings = judgeSettings(ctx);
+  if (settings.status === 'fail') return settings;
+  return withPrediction(ctx, settings, predictNamesAfterSwitch(ctx));
+}
+
+function withPrediction(ctx: CheckContext, settings: CheckResult, outcome: PredictionOutcome): CheckResult {
+  const settingsLine = settings.status === 'skip' ? settings.reason : settings.message;
+  const fixes = settings.status === 'warn' ? settings.fixes : [];
+  switch (outcome.state) {
+    case 'not-applicable':
+      return settings;
+    case 'unavailable':
+      if (settings.status === 'warn') {
+        return warn(ID, settings.message, fixes, {
+          resources: settings.resources,
+          details: [...settings.details, `names after the switch not predicted: ${outcome.reason}`],
+        });
+      }
+      return skip(ID, `cannot predict the node names after the switch to external: ${outcome.reason}`, {
+        details: [settingsLine, ...settings.details],
+      });
+    case 'done':
+      break;
+  }
+  const { predictions, unpredicted } = outcome;
+  const bad = predictions.filter((p) => p.verdict === 'unresolvable');
+  const cautions = predictions.filter((p) => p.verdict === 'caution');
+  const details = [
+    ...[...bad, ...cautions].map(predictionDetail),
+    ...settings.details,
+    ...(unpredicted.length > 0
+      ? [`not predicted (no instance or VPC facts; see node-names): ${unpredicted.join(', ')}`]
+      : []),
+  ];
+  const total = predictions.length;
+  if (bad.length > 0) {
+    return fail(ID, unresolvableMessage(bad, total), [...renameFixes(ctx, bad), ...fixes], {
+      resources: bad.map((p) => node(p.node.name)),
+      details,
+    });
+  }
+  if (cautions.length > 0 || settings.status === 'warn') {
+    const message =
+      settings.status === 'warn'
+        ? settings.message
+        : `after the switch to external, ${plural(cautions.length, 'node')} would use resource names with a custom domain that some CCM versions cannot parse`;
+    return warn(ID, message, [...fixes, ...(cautions.length > 0 ? renameFixes(ctx, cautions) : [])], {
+      resources: [...settings.resources, ...cautions.map((p) => node(p.node.name))],
+      details,
+    });
+  }
+  if (total === 0) return settings;
+  const domains = [...new Set(predictions.map((p) => describeDomain(p.domain)))].join(', ');
+  const renamed = predictions.filter((p) => p.verdict === 'renamed-ok').length;
+  // The settings' message already says where names come from; say it here only when it did not (kubeadm).
+  const sources =
+    settings.status === 'pass'
+      ? ''
+      : `${[...new Set(predictions.map((p) => p.source.setting))].join('; ')}; `;
+  return pass(
+    ID,
+    `${settings.status === 'pass' ? `${settings.message}; ` : ''}predicted names after the switch resolve to their instances for all ${plural(total, 'node')}` +
+      ` (${sources}VPC DHCP domain ${domains}${renamed > 0 ? `; ${renamed} renamed` : ''})`,
+    { details: [...predictions.slice(0, 10).map(predictionDetail), ...settings.details] },
+  );
+}
+
+function judgeSettings(ctx: CheckContext): CheckResult {
   const def = ctx.profile.definition;
   if (def?.distro === 'rke') return judgeRke(def);
   if (def?.distro === 'rke2')
@@ -38,7 +118,9 @@ export function checkNodeNameSettings(ctx: CheckContext): CheckResult {
           },
         );
       }
-      return judgeRke2(provider, undefined, "the nodes' rke2.io/node-args");
+      // node-name set on every node names them whatever cloud-provider-name says.
+      const named = args.length === ctx.profile.nodes.length && args.every((a) => a.has('node-name'));
+      return judgeRke2(provider, named ? 'on every node' : undefined, "the nodes' rke2.io/node-args");
     }
     return skip(
       ID,
@@ -152,31 +234,4 @@ function rke2Fix() {
     snippet: 'machineGlobalConfig:\n  cloud-provider-name: aws\n',
     commands: [],
   };
-}
-
-/** RKE2 records its command line on the Node (annotation rke2.io/node-args, a JSON array). */
-function nodeArgs(node: NodeFacts): Map<string, string> | undefined {
-  const raw = node.annotations['rke2.io/node-args'];
-  if (!raw) return undefined;
-  let args: unknown;
-  try {
-    args = JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
-  if (!Array.isArray(args)) return undefined;
-  const out = new Map<string, string>();
-  for (let i = 0; i < args.length; i++) {
-    const a = String(args[i]);
-    if (!a.startsWith('--')) continue;
-    const eq = a.indexOf('=');
-    if (eq > 0) out.set(a.slice(2, eq), a.slice(eq + 1));
-    else {
-      const next = args[i + 1];
-      const value = typeof next === 'string' && !next.startsWith('--') ? next : 'true';
-      out.set(a.slice(2), value);
-      if (value === next) i++;
-    }
-  }
-  return out;
 }

@@ -257,6 +257,15 @@ export interface IamFacts {
   readonly roles: Readonly<Record<string, Readable<IamRoleFacts>>>;
 }
 
+/** A VPC's DHCP options as far as node names go: the domain its instances' hostnames and metadata carry. */
+export interface VpcDhcpFacts {
+  readonly vpcId: string;
+  /** The VPC's DHCP options set, or `default` when it has none. */
+  readonly dhcpOptionsId: string;
+  /** The set's `domain-name` (one or more domains, space-separated); absent when the set names none. */
+  readonly domainName?: string;
+}
+
 export interface LoadBalancerFacts {
   readonly name: string;
   readonly dnsName: string;
@@ -273,6 +282,11 @@ export interface AwsFacts {
   /** The security groups attached to the nodes' instances. */
   readonly securityGroups: Readable<readonly SecurityGroupFacts[]>;
   readonly iam: Readable<IamFacts>;
+  /**
+   * The DHCP options of the instances' VPCs (DescribeVpcs, then DescribeDhcpOptions). Absent in snapshots
+   * taken before preflight read them; node-name-settings then cannot predict names after the switch.
+   */
+  readonly vpcDhcp?: Readable<readonly VpcDhcpFacts[]>;
   /** Read only when the cluster has LoadBalancer Services. */
   readonly loadBalancers?: Readable<readonly LoadBalancerFacts[]>;
 }

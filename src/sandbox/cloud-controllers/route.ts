@@ -5,7 +5,6 @@ import {
   type RouteTable,
 } from '@aws-sdk/client-ec2';
 import type { V1Node } from '@kubernetes/client-node';
-import { AwsCallError } from './aws-api.js';
 import { CloudError } from './aws-cloud.js';
 import { hasClusterTag } from './cluster-tags.js';
 import { guard, runPeriodically, type ControllerContext } from './controller-context.js';
@@ -26,19 +25,17 @@ export interface CloudRoute {
 
 /**
  * route (only with --allocate-node-cidrs and --configure-cloud-routes): every node's podCIDRs get a route in
- * the cluster's tagged route table to the node's instance; blackholes and routes within --cluster-cidr that
- * no node claims are deleted; each node's NetworkUnavailable condition tells whether its routes exist.
- * When the AWS endpoint has no CreateRoute/DeleteRoute (InvalidAction), the intended change is recorded in
- * the ledger as `aws-intended:` and remembered for this process, so the ownership record stays complete.
+ * the cluster's tagged route table to the node's instance (CreateRoute); blackholes and routes within
+ * --cluster-cidr that no node claims are deleted (DeleteRoute); each node's NetworkUnavailable condition tells
+ * whether its routes exist. Every call that changed the table is recorded in the ledger as `aws:`.
  */
 export async function runRouteController(ctx: ControllerContext, signal: AbortSignal): Promise<void> {
   const informer = await ctx.informers.nodes();
-  const intended = new Map<string, CloudRoute>();
   await runPeriodically({
     clock: ctx.clock,
     signal,
     periodMs: ROUTE_RECONCILE_PERIOD_MS,
-    pass: () => reconcileRoutes(ctx, signal, informer.list(), intended),
+    pass: () => reconcileRoutes(ctx, signal, informer.list()),
     onError: (error) => ctx.log(`Couldn't reconcile node routes: ${errorText(error)}`),
   });
 }
@@ -58,7 +55,6 @@ export async function reconcileRoutes(
   ctx: ControllerContext,
   signal: AbortSignal,
   nodes: readonly V1Node[],
-  intended: Map<string, CloudRoute>,
 ): Promise<void> {
   const table = await findRouteTable(ctx);
   const tableId = table.RouteTableId ?? '';
@@ -77,13 +73,6 @@ export async function reconcileRoutes(
       });
     }
   }
-  for (const route of intended.values()) {
-    if (
-      !routes.some((r) => r.destinationCidr === route.destinationCidr && r.targetNode === route.targetNode)
-    ) {
-      routes.push(route);
-    }
-  }
 
   const created = new Map<string, boolean>();
   for (const node of nodes) {
@@ -93,7 +82,7 @@ export async function reconcileRoutes(
     let all = true;
     for (const cidr of cidrs) {
       if (routes.some((r) => r.targetNode === name && r.destinationCidr === cidr)) continue;
-      const ok = await createRoute(ctx, signal, tableId, node, cidr, intended);
+      const ok = await createRoute(ctx, signal, tableId, node, cidr);
       all &&= ok;
     }
     created.set(name, all);
@@ -110,7 +99,7 @@ export async function reconcileRoutes(
     const inside = clusterCidr && parseCidr(route.destinationCidr);
     if (!clusterCidr || !inside || !cidrContains(clusterCidr, inside)) continue;
     if (!route.blackhole && claimed(route)) continue;
-    await deleteRoute(ctx, signal, tableId, route, intended);
+    await deleteRoute(ctx, signal, tableId, route);
   }
 
   for (const node of nodes) {
@@ -126,7 +115,6 @@ async function createRoute(
   tableId: string,
   node: V1Node,
   cidr: string,
-  intended: Map<string, CloudRoute>,
 ): Promise<boolean> {
   const name = nodeName(node);
   try {
@@ -134,28 +122,12 @@ async function createRoute(
     const instanceId = instance.InstanceId ?? '';
     guard(signal);
     const api = ctx.cloud.api;
-    try {
-      await api.send(() =>
-        api.ec2.send(
-          new CreateRouteCommand({
-            RouteTableId: tableId,
-            DestinationCidrBlock: cidr,
-            InstanceId: instanceId,
-          }),
-        ),
-      );
-      ctx.record(`aws:CreateRoute ${tableId} ${cidr} -> ${instanceId}`);
-    } catch (error) {
-      if (!(error instanceof AwsCallError && error.code === 'InvalidAction')) throw error;
-      ctx.record(
-        `aws-intended:CreateRoute ${tableId} ${cidr} -> ${instanceId} (not supported by the endpoint)`,
-      );
-      intended.set(cidr, {
-        destinationCidr: cidr,
-        targetNode: instance.PrivateDnsName ?? name,
-        blackhole: false,
-      });
-    }
+    await api.send(() =>
+      api.ec2.send(
+        new CreateRouteCommand({ RouteTableId: tableId, DestinationCidrBlock: cidr, InstanceId: instanceId }),
+      ),
+    );
+    ctx.record(`aws:CreateRoute ${tableId} ${cidr} -> ${instanceId}`);
     return true;
   } catch (error) {
     guard(signal);
@@ -174,7 +146,6 @@ async function deleteRoute(
   signal: AbortSignal,
   tableId: string,
   route: CloudRoute,
-  intended: Map<string, CloudRoute>,
 ): Promise<void> {
   guard(signal);
   const api = ctx.cloud.api;
@@ -186,15 +157,9 @@ async function deleteRoute(
     );
     ctx.record(`aws:DeleteRoute ${tableId} ${route.destinationCidr}`);
   } catch (error) {
-    if (!(error instanceof AwsCallError && error.code === 'InvalidAction')) {
-      ctx.log(`Could not delete route ${route.destinationCidr}: ${errorText(error)}`);
-      return;
-    }
-    ctx.record(
-      `aws-intended:DeleteRoute ${tableId} ${route.destinationCidr} (not supported by the endpoint)`,
-    );
+    // The route controller logs and retries on its next pass; the table is re-read every time.
+    ctx.log(`Could not delete route ${route.destinationCidr}: ${errorText(error)}`);
   }
-  intended.delete(route.destinationCidr);
 }
 
 /** NetworkUnavailable: False/RouteCreated once every podCIDR has a route, True/NoRouteCreated otherwise. */

@@ -98,6 +98,8 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
     const pre = await preflight({ ...target, env, cwd: host.cwd, clock });
     const counts = countStatuses(pre.report);
     progress(`preflight: ${counts}`);
+    for (const c of pre.report.checks.filter((check) => check.status === 'fail'))
+      progress(`preflight: ✗ ${c.title}: ${c.message}`);
 
     progress('migrate: executing the plan behind its gates');
     const stateDir = join(options.dir, '.uproot');
@@ -138,10 +140,22 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
       done.push(waiting.step);
       migration = await runMigrate({ resume: true, manualDone: done });
     }
-    progress(`migrate: ${migration.outcome.type}`);
+    progress(
+      migration.outcome.type === 'preflight-failed'
+        ? 'migrate: refused by preflight, nothing was changed (this scenario shows that defect; its fix is above)'
+        : `migrate: ${migration.outcome.type === 'ran' ? migration.outcome.result.type : migration.outcome.type}`,
+    );
 
     progress('verify: proving the end state');
-    const verified = await verify(target, runHost, { clock, instances: deps.instances(env) });
+    // Without a journal (preflight refused), verify is told the distribution rather than guessing it.
+    const verified = await verify(
+      { ...target, distro: scenario.distribution === 'none' ? 'kubeadm' : scenario.distribution },
+      runHost,
+      {
+        clock,
+        instances: deps.instances(env),
+      },
+    );
 
     const end = clock.now();
     const ledger = twin.ledgerReport();

@@ -18,6 +18,8 @@ const AWS_CHECKS = [
   'lb-subnets',
   'iam-control-plane',
   'iam-nodes',
+  // Predicting the names after the switch needs the instances and their VPCs' DHCP options.
+  'node-name-settings',
 ];
 
 let sandbox: PreflightSandbox | undefined;
@@ -66,6 +68,31 @@ describe('access failures', () => {
     expect(idsWith(report, 'skip')).toEqual(['iam-control-plane', 'iam-nodes']);
     expect(check(report, 'iam-control-plane')).toMatchObject({
       reason: expect.stringMatching(/^AccessDenied on iam:GetInstanceProfile/),
+    });
+    expect(idsWith(report, 'fail')).toEqual([]);
+  });
+
+  it('AccessDenied on ec2:DescribeDhcpOptions skips node-name-settings only, with the reason', async () => {
+    sandbox = await startPreflightSandbox();
+    sandbox.aws.faults.add({
+      service: 'ec2',
+      action: 'DescribeDhcpOptions',
+      effect: {
+        type: 'error',
+        code: 'UnauthorizedOperation',
+        status: 403,
+        message: 'You are not authorized to perform this operation.',
+      },
+    });
+    const { report } = await preflight({
+      kubeconfig: sandbox.kubeconfig,
+      env: sandbox.env,
+      aws: { maxAttempts: 1 },
+    });
+    expect(idsWith(report, 'skip')).toEqual(['node-name-settings']);
+    expect(check(report, 'node-name-settings')).toMatchObject({
+      reason:
+        'cannot predict the node names after the switch to external: UnauthorizedOperation on ec2:DescribeDhcpOptions: You are not authorized to perform this operation.',
     });
     expect(idsWith(report, 'fail')).toEqual([]);
   });

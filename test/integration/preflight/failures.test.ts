@@ -35,6 +35,24 @@ describe('preflight finds one problem at a time', () => {
     expect(JSON.stringify(result)).toContain('ip-10-0-64-11 → ip-10-0-64-11.us-west-2.compute.internal');
   });
 
+  it('a custom DHCP domain fails node-name-settings with the predicted names, read in one call each', async () => {
+    const { report } = await run({
+      aws: (seed) => {
+        seed.dhcpOptions = [{ id: 'dopt-0000000000000c0de', domainName: 'corp.example.com' }];
+        seed.vpcs![0]!.dhcpOptionsId = 'dopt-0000000000000c0de';
+      },
+    });
+    expect(idsWith(report, 'fail')).toEqual(['node-name-settings']);
+    const result = check(report, 'node-name-settings');
+    expect(result.message).toContain(
+      'ip-10-0-0-10.us-west-2.compute.internal would become ip-10-0-0-10.corp.example.com',
+    );
+    expect(result.resources).toHaveLength(6);
+    expect(JSON.stringify(result)).toContain('node-name: ip-10-0-0-10.us-west-2.compute.internal');
+    expect(report.stats.aws.byCall['ec2:DescribeVpcs']).toBe(1);
+    expect(report.stats.aws.byCall['ec2:DescribeDhcpOptions']).toBe(1);
+  });
+
   it('an instance without the cluster tag fails cluster-tags with the create-tags command', async () => {
     const { report } = await run({ aws: (seed) => void (seed.instances[4]!.tags = { Name: 'untagged' }) });
     expect(idsWith(report, 'fail')).toEqual(['cluster-tags']);

@@ -52,6 +52,19 @@ export function loadSeed(state: AwsState, seed: ParsedAwsSeed, file?: string): v
   };
   const { ec2, iam } = state;
   const onlyVpc = (): string => ec2.vpcs()[0]!.id;
+  each(seed.dhcpOptions, 'dhcpOptions', (d) =>
+    ec2.network.addDhcpOptions({
+      id: d.id,
+      configurations: [
+        ...(d.domainName === undefined ? [] : [{ key: 'domain-name', values: [d.domainName] }]),
+        ...(d.domainNameServers.length > 0
+          ? [{ key: 'domain-name-servers', values: d.domainNameServers }]
+          : []),
+        ...(d.ntpServers.length > 0 ? [{ key: 'ntp-servers', values: d.ntpServers }] : []),
+      ],
+      tags: d.tags,
+    }),
+  );
   each(seed.vpcs, 'vpcs', (v) => ec2.network.addVpc(v));
   each(seed.subnets, 'subnets', (s) => ec2.network.addSubnet({ ...s, vpcId: s.vpcId ?? onlyVpc() }));
   each(seed.routeTables, 'routeTables', (t) =>

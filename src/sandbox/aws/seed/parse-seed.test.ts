@@ -99,4 +99,29 @@ describe('parseAwsSeed', () => {
       failure({ subnets: [{ cidrBlock: '10.0.0.0/24', availabilityZone: 'us-east-1a' }] }).location?.field,
     ).toBe('subnets[0].vpcId');
   });
+
+  it('checks DHCP options: a declared set, default, or a located error', () => {
+    const vpc = { id: 'vpc-0123456789abcdef0', cidrBlock: '10.0.0.0/16' };
+    const dopt = 'dopt-0123456789abcdef0';
+    const seed = parseAwsSeed({
+      dhcpOptions: [{ id: dopt, domainName: 'corp.example.com' }],
+      vpcs: [{ ...vpc, dhcpOptionsId: dopt }],
+    });
+    expect(seed.dhcpOptions[0]).toMatchObject({
+      domainName: 'corp.example.com',
+      domainNameServers: ['AmazonProvidedDNS'],
+    });
+    expect(parseAwsSeed({ vpcs: [{ ...vpc, dhcpOptionsId: 'default' }] }).vpcs[0]!.dhcpOptionsId).toBe(
+      'default',
+    );
+    const undeclared = failure({ vpcs: [{ ...vpc, dhcpOptionsId: dopt }] }, 'seed.yaml');
+    expect(undeclared).toMatchObject({
+      code: 'UP-AWS-SEED-REFERENCE',
+      location: { file: 'seed.yaml', field: 'vpcs[0].dhcpOptionsId', value: dopt },
+    });
+    expect(failure({ dhcpOptions: [{ domainName: 'Corp Example' }] }).location).toMatchObject({
+      field: 'dhcpOptions[0].domainName',
+      value: 'Corp Example',
+    });
+  });
 });

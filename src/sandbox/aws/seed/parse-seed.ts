@@ -92,6 +92,17 @@ function checkReferences(seed: ParsedAwsSeed, file: string | undefined): void {
     });
     return seen;
   };
+  const dhcpOptions = unique(seed.dhcpOptions, 'dhcpOptions');
+  seed.vpcs.forEach((v, i) => {
+    if (v.dhcpOptionsId !== undefined && v.dhcpOptionsId !== 'default' && !dhcpOptions.has(v.dhcpOptionsId)) {
+      fail(
+        `vpcs[${i}].dhcpOptionsId`,
+        v.dhcpOptionsId,
+        `DHCP options ${v.dhcpOptionsId} are not declared in dhcpOptions`,
+        'declare the set in dhcpOptions (with an id), use default for none, or omit it for the account default',
+      );
+    }
+  });
   const vpcs = unique(seed.vpcs, 'vpcs');
   const subnets = unique(seed.subnets, 'subnets');
   const groups = unique(seed.securityGroups, 'securityGroups');

@@ -41,8 +41,36 @@ const ipPermission = z
   })
   .strict();
 
+/**
+ * A DHCP options set. Its `domainName` is the domain the VPC's instances get: their OS hostname and instance
+ * metadata's `hostname`/`local-hostname` end in it, while EC2's private DNS name keeps the region's domain.
+ */
+const dhcpOptions = z
+  .object({
+    id: awsId('dopt').optional(),
+    /** `domain-name`; omit it for a set without a domain (short hostnames). */
+    domainName: z
+      .string()
+      .regex(
+        /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?( [a-z0-9]([-a-z0-9.]*[a-z0-9])?)*$/,
+        'must be DNS domains separated by spaces, such as corp.example.com',
+      )
+      .optional(),
+    domainNameServers: z.array(z.string().min(1)).max(4).default(['AmazonProvidedDNS']),
+    ntpServers: z.array(ipv4).max(4).default([]),
+    tags,
+  })
+  .strict();
+
 const vpc = z
-  .object({ id: awsId('vpc').optional(), cidrBlock: cidr, isDefault: z.boolean().default(false), tags })
+  .object({
+    id: awsId('vpc').optional(),
+    cidrBlock: cidr,
+    isDefault: z.boolean().default(false),
+    /** A set declared in `dhcpOptions`, or `default` for none; the account's default set when omitted. */
+    dhcpOptionsId: z.union([awsId('dopt'), z.literal('default')]).optional(),
+    tags,
+  })
   .strict();
 
 const subnet = z
@@ -275,6 +303,7 @@ export const awsSeedSchema = z
     enforceIam: z.boolean().default(false),
     /** The name of the user behind the built-in admin key. */
     adminUserName: name.default('sandbox-admin'),
+    dhcpOptions: z.array(dhcpOptions).default([]),
     vpcs: z.array(vpc).default([]),
     subnets: z.array(subnet).default([]),
     routeTables: z.array(routeTable).default([]),

@@ -109,6 +109,56 @@ describe('tags', () => {
   });
 });
 
+describe('DHCP options and routes', () => {
+  it('gives a VPC without its own DHCP options the account default, shared and made once', () => {
+    const state = account({ t: 0 });
+    const vpc = state.ec2.vpcs()[0]!;
+    const second = state.ec2.network.addVpc({ cidrBlock: '10.1.0.0/16' });
+    expect(second.dhcpOptionsId).toBe(vpc.dhcpOptionsId);
+    expect(state.ec2.dhcpOptions()).toHaveLength(1);
+    expect(state.ec2.network.requireDhcpOptions(vpc.dhcpOptionsId).configurations).toEqual([
+      { key: 'domain-name', values: ['ec2.internal'] },
+      { key: 'domain-name-servers', values: ['AmazonProvidedDNS'] },
+    ]);
+    expect(
+      codeOf(() => state.ec2.network.addVpc({ cidrBlock: '10.2.0.0/16', dhcpOptionsId: 'dopt-01234567' })),
+    ).toBe('InvalidDhcpOptionID.NotFound');
+  });
+
+  it('adds and removes routes with EC2 error codes, and bumps the revision', () => {
+    const state = account({ t: 0 });
+    const table = EMPTY_ACCOUNT_IDS.routeTable;
+    const i = state.runInstance({});
+    const before = state.ec2.revision;
+    state.ec2.createRoute(table, { destinationCidrBlock: '10.42.0.0/24', instanceId: i.id });
+    expect(state.ec2.revision).toBeGreaterThan(before);
+    const route = { destinationCidrBlock: '10.42.0.0/24', instanceId: i.id };
+    expect(codeOf(() => state.ec2.createRoute(table, route))).toBe('RouteAlreadyExists');
+    expect(codeOf(() => state.ec2.createRoute('rtb-01234567', route))).toBe('InvalidRouteTableID.NotFound');
+    expect(
+      codeOf(() => state.ec2.createRoute(table, { destinationCidrBlock: '10.43.0.5/24', instanceId: i.id })),
+    ).toBe('InvalidParameterValue');
+    expect(codeOf(() => state.ec2.createRoute(table, { destinationCidrBlock: '10.43.0.0/24' }))).toBe(
+      'MissingParameter',
+    );
+    expect(
+      codeOf(() =>
+        state.ec2.createRoute(table, {
+          destinationCidrBlock: '10.43.0.0/24',
+          instanceId: 'i-0123456789abcdef0',
+        }),
+      ),
+    ).toBe('InvalidInstanceID.NotFound');
+    state.ec2.deleteRoute(table, '10.42.0.0/24');
+    expect(codeOf(() => state.ec2.deleteRoute(table, '10.42.0.0/24'))).toBe('InvalidRoute.NotFound');
+    expect(codeOf(() => state.ec2.deleteRoute(table, '10.0.0.0/16'))).toBe('InvalidParameterValue');
+    expect(state.ec2.network.requireRouteTable(table).routes.map((r) => r.destinationCidrBlock)).toEqual([
+      '10.0.0.0/16',
+      '0.0.0.0/0',
+    ]);
+  });
+});
+
 describe('security groups', () => {
   it('authorizes, rejects duplicates, and revokes rules', () => {
     const state = account({ t: 0 });

@@ -1,9 +1,11 @@
 import { AwsApiError } from '../protocol/aws-api-error.js';
 import type { InstanceStateName } from '../seed/seed-schema.js';
 import type {
+  DhcpOptions,
   Ec2Instance,
   Ec2Tags,
   InstanceProfileRef,
+  Route,
   RouteTable,
   SecurityGroup,
   Subnet,
@@ -29,6 +31,7 @@ const RESOURCE_TYPES: readonly [prefix: string, type: string][] = [
   ['subnet-', 'subnet'],
   ['sg-', 'security-group'],
   ['rtb-', 'route-table'],
+  ['dopt-', 'dhcp-options'],
 ];
 
 const MAX_TAGS = 50;
@@ -95,6 +98,54 @@ export class Ec2Store {
     return [...this.securityGroups.groups.values()];
   }
 
+  dhcpOptions(): DhcpOptions[] {
+    return [...this.network.dhcpOptions.values()];
+  }
+
+  /**
+   * CreateRoute. An instance target must exist and sit in the table's VPC (EC2 routes to its primary network
+   * interface); a gateway or NAT gateway id is taken as given (the emulator has no gateways).
+   */
+  createRoute(
+    routeTableId: string,
+    target: { destinationCidrBlock: string } & Pick<Route, 'gatewayId' | 'instanceId' | 'natGatewayId'>,
+  ): Route {
+    const table = this.network.requireRouteTable(routeTableId);
+    const targets = [target.gatewayId, target.instanceId, target.natGatewayId].filter((t) => t !== undefined);
+    if (targets.length === 0) {
+      throw new AwsApiError(
+        'MissingParameter',
+        'The request must contain exactly one of gatewayId, natGatewayId, networkInterfaceId, vpcPeeringConnectionId or instanceId',
+      );
+    }
+    if (targets.length > 1) {
+      throw new AwsApiError(
+        'InvalidParameterCombination',
+        'More than one target specified: give exactly one of gatewayId, natGatewayId or instanceId',
+      );
+    }
+    if (target.instanceId !== undefined) {
+      const instance = this.instances.get(target.instanceId);
+      if (!instance || instance.state === 'terminated') {
+        throw new AwsApiError(
+          'InvalidInstanceID.NotFound',
+          `The instance ID '${target.instanceId}' does not exist`,
+        );
+      }
+      if (instance.vpcId !== table.vpcId) {
+        throw new AwsApiError(
+          'InvalidParameterValue',
+          `route table ${routeTableId} and network gateway ${target.instanceId} belong to different networks`,
+        );
+      }
+    }
+    return this.network.addRoute(routeTableId, target);
+  }
+
+  deleteRoute(routeTableId: string, destinationCidrBlock: string): void {
+    this.network.removeRoute(routeTableId, destinationCidrBlock);
+  }
+
   /** Launches instances sharing one reservation. `profileFor` resolves instance profile names. */
   runInstances(
     specs: readonly RunInstanceSpec[],
@@ -157,6 +208,8 @@ export class Ec2Store {
         if (!t) throw notFound('InvalidRouteTableID.NotFound', 'routeTable');
         return t.tags as TagMap;
       }
+      case 'dhcp-options':
+        return this.network.requireDhcpOptions(resourceId).tags as TagMap;
       default:
         throw new AwsApiError('InvalidID', `The ID '${resourceId}' is not valid`);
     }
@@ -226,6 +279,7 @@ export class Ec2Store {
     for (const s of this.network.subnets.values()) add(s.id, 'subnet', s.tags);
     for (const v of this.network.vpcs.values()) add(v.id, 'vpc', v.tags);
     for (const t of this.network.routeTables.values()) add(t.id, 'route-table', t.tags);
+    for (const d of this.network.dhcpOptions.values()) add(d.id, 'dhcp-options', d.tags);
     return out;
   }
 

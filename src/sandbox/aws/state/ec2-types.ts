@@ -11,7 +11,22 @@ export interface Vpc {
   readonly seq: number;
   readonly cidrBlock: string;
   readonly isDefault: boolean;
+  /** The VPC's DHCP options set, or `default` when it has none (EC2's word for "no DHCP options"). */
   readonly dhcpOptionsId: string;
+  readonly tags: Ec2Tags;
+}
+
+/** One DHCP option (`domain-name`, `domain-name-servers`, `ntp-servers`, ...) and its values. */
+export interface DhcpConfiguration {
+  readonly key: string;
+  readonly values: readonly string[];
+}
+
+/** A DHCP options set: the domain the VPC's instances get, which their hostnames and IMDS names carry. */
+export interface DhcpOptions {
+  readonly id: string;
+  readonly seq: number;
+  readonly configurations: readonly DhcpConfiguration[];
   readonly tags: Ec2Tags;
 }
 

@@ -28,10 +28,14 @@ export function cidrContains(range: CidrRange, ip: string): boolean {
   return n >= range.network && n < range.network + range.size;
 }
 
+/** EC2's private DNS domain (and the default DHCP options' domain-name): `ec2.internal` in us-east-1. */
+export function privateDnsDomain(region: string): string {
+  return region === 'us-east-1' ? 'ec2.internal' : `${region}.compute.internal`;
+}
+
 /** EC2's private DNS name for an address: `ip-10-0-1-23.ec2.internal` in us-east-1, `…<region>.compute.internal` elsewhere. */
 export function privateDnsNameFor(ip: string, region: string): string {
-  const host = `ip-${ip.replace(/\./g, '-')}`;
-  return region === 'us-east-1' ? `${host}.ec2.internal` : `${host}.${region}.compute.internal`;
+  return `ip-${ip.replace(/\./g, '-')}.${privateDnsDomain(region)}`;
 }
 
 /** A public address's DNS name: `ec2-3-4-5-6.compute-1.amazonaws.com` in us-east-1. */

@@ -1,12 +1,29 @@
 import { AwsApiError } from '../protocol/aws-api-error.js';
 import type { IdGenerator } from './ids.js';
-import { cidrContains, intToIp, ipToInt, parseCidr, zoneIdFor } from './ipv4.js';
-import type { Mutable, Route, RouteTable, Subnet, TagMap, Vpc } from './ec2-types.js';
+import { cidrContains, intToIp, ipToInt, parseCidr, privateDnsDomain, zoneIdFor } from './ipv4.js';
+import type {
+  DhcpConfiguration,
+  DhcpOptions,
+  Mutable,
+  Route,
+  RouteTable,
+  Subnet,
+  TagMap,
+  Vpc,
+} from './ec2-types.js';
 
 export interface VpcSpec {
   readonly id?: string | undefined;
   readonly cidrBlock: string;
   readonly isDefault?: boolean;
+  /** A declared DHCP options set, `default` for none; the account's default set when omitted. */
+  readonly dhcpOptionsId?: string | undefined;
+  readonly tags?: Readonly<Record<string, string>>;
+}
+
+export interface DhcpOptionsSpec {
+  readonly id?: string | undefined;
+  readonly configurations: readonly DhcpConfiguration[];
   readonly tags?: Readonly<Record<string, string>>;
 }
 
@@ -32,9 +49,22 @@ export function tagMap(tags: Readonly<Record<string, string>> | undefined): TagM
   return new Map(Object.entries(tags ?? {}));
 }
 
-/** VPCs, subnets, route tables and the region's availability zones, plus private address allocation. */
+/** EC2's answer for a route table id that does not exist. */
+export function routeTableNotFound(id: string): AwsApiError {
+  return new AwsApiError('InvalidRouteTableID.NotFound', `The routeTable ID '${id}' does not exist`);
+}
+
+/** EC2's answer for a DHCP options id that does not exist. */
+export function dhcpOptionsNotFound(id: string): AwsApiError {
+  return new AwsApiError('InvalidDhcpOptionID.NotFound', `The dhcpOption ID '${id}' does not exist`);
+}
+
+/** VPCs, subnets, route tables, DHCP options and the region's availability zones, plus private address allocation. */
 export class NetworkStore {
   readonly vpcs = new Map<string, Vpc>();
+  readonly dhcpOptions = new Map<string, DhcpOptions>();
+  /** The account's default DHCP options set, made when the first VPC without its own needs it. */
+  private defaultDhcpOptionsId: string | undefined;
   readonly subnets = new Map<string, Subnet>();
   readonly routeTables = new Map<string, RouteTable>();
   /** Addresses in use per subnet, so allocation never hands one out twice. */
@@ -55,14 +85,53 @@ export class NetworkStore {
     return [...zones].sort();
   }
 
+  addDhcpOptions(spec: DhcpOptionsSpec): DhcpOptions {
+    const id = spec.id ?? this.freshId('dopt', this.dhcpOptions);
+    const options: DhcpOptions = {
+      id,
+      seq: this.ids.nextSeq(),
+      configurations: spec.configurations.map((c) => ({ key: c.key, values: [...c.values] })),
+      tags: tagMap(spec.tags),
+    };
+    this.dhcpOptions.set(id, options);
+    this.touch();
+    return options;
+  }
+
+  /** What every account has: the region's private DNS domain and Amazon's resolver. */
+  defaultDhcpOptions(): DhcpOptions {
+    const existing = this.defaultDhcpOptionsId && this.dhcpOptions.get(this.defaultDhcpOptionsId);
+    if (existing) return existing;
+    const created = this.addDhcpOptions({
+      configurations: [
+        { key: 'domain-name', values: [privateDnsDomain(this.region)] },
+        { key: 'domain-name-servers', values: ['AmazonProvidedDNS'] },
+      ],
+    });
+    this.defaultDhcpOptionsId = created.id;
+    return created;
+  }
+
+  requireDhcpOptions(id: string): DhcpOptions {
+    const options = this.dhcpOptions.get(id);
+    if (!options) throw dhcpOptionsNotFound(id);
+    return options;
+  }
+
   addVpc(spec: VpcSpec): Vpc {
+    const dhcpOptionsId =
+      spec.dhcpOptionsId === undefined
+        ? this.defaultDhcpOptions().id
+        : spec.dhcpOptionsId === 'default'
+          ? 'default'
+          : this.requireDhcpOptions(spec.dhcpOptionsId).id;
     const id = spec.id ?? this.freshId('vpc', this.vpcs);
     const vpc: Vpc = {
       id,
       seq: this.ids.nextSeq(),
       cidrBlock: spec.cidrBlock,
       isDefault: spec.isDefault ?? false,
-      dhcpOptionsId: this.ids.ec2Id('dopt'),
+      dhcpOptionsId,
       tags: tagMap(spec.tags),
     };
     this.vpcs.set(id, vpc);
@@ -199,15 +268,58 @@ export class NetworkStore {
     this.usedIps.get(subnetId)?.delete(ipToInt(ip));
   }
 
+  requireRouteTable(id: string): RouteTable {
+    const table = this.routeTables.get(id);
+    if (!table) throw routeTableNotFound(id);
+    return table;
+  }
+
   /** Replaces a route table's routes (scenarios that break or mend routing). */
   setRoutes(routeTableId: string, routes: readonly Omit<Route, 'origin'>[]): void {
-    const table = this.routeTables.get(routeTableId) as Mutable<RouteTable> | undefined;
-    if (!table)
-      throw new AwsApiError(
-        'InvalidRouteTableID.NotFound',
-        `The routeTable ID '${routeTableId}' does not exist`,
-      );
+    const table = this.requireRouteTable(routeTableId) as Mutable<RouteTable>;
     table.routes = routes.map((r) => ({ ...r, origin: 'CreateRoute' }));
+    this.touch();
+  }
+
+  /**
+   * CreateRoute's table side: the destination must be a network address (EC2 refuses `10.42.0.5/24`) and not
+   * already routed. The target is checked by the caller (only it knows the instances).
+   */
+  addRoute(routeTableId: string, route: Omit<Route, 'origin' | 'state'>): Route {
+    const table = this.requireRouteTable(routeTableId) as Mutable<RouteTable>;
+    const cidr = route.destinationCidrBlock;
+    if (!isNetworkCidr(cidr)) {
+      throw new AwsApiError(
+        'InvalidParameterValue',
+        `Value (${cidr}) for parameter destinationCidrBlock is invalid. This is not a valid CIDR block.`,
+      );
+    }
+    if (table.routes.some((r) => r.destinationCidrBlock === cidr)) {
+      throw new AwsApiError('RouteAlreadyExists', `The route identified by ${cidr} already exists.`);
+    }
+    const added: Route = { ...route, state: 'active', origin: 'CreateRoute' };
+    table.routes = [...table.routes, added];
+    this.touch();
+    return added;
+  }
+
+  /** DeleteRoute: the route must exist, and the VPC's local route cannot go. */
+  removeRoute(routeTableId: string, destinationCidrBlock: string): void {
+    const table = this.requireRouteTable(routeTableId) as Mutable<RouteTable>;
+    const route = table.routes.find((r) => r.destinationCidrBlock === destinationCidrBlock);
+    if (!route) {
+      throw new AwsApiError(
+        'InvalidRoute.NotFound',
+        `no route with destination-cidr-block ${destinationCidrBlock} in route table ${routeTableId}`,
+      );
+    }
+    if (route.gatewayId === 'local') {
+      throw new AwsApiError(
+        'InvalidParameterValue',
+        `cannot remove local route ${destinationCidrBlock} in route table ${routeTableId}`,
+      );
+    }
+    table.routes = table.routes.filter((r) => r !== route);
     this.touch();
   }
 
@@ -217,4 +329,12 @@ export class NetworkStore {
       if (!taken.has(id)) return id;
     }
   }
+}
+
+/** `a.b.c.d/n` with no host bits set. */
+function isNetworkCidr(cidr: string): boolean {
+  const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(cidr);
+  if (!match || match.slice(1, 5).some((o) => Number(o) > 255) || Number(match[5]) > 32) return false;
+  const ip = cidr.split('/')[0]!;
+  return parseCidr(cidr).network === ipToInt(ip);
 }

@@ -5,11 +5,12 @@ import {
   NODE_ACTIONS,
 } from '../../../core/iam/index.js';
 import type { Scenario } from '../../scenarios/index.js';
-import type { ClusterLayout, InstanceLayout } from './cluster-layout.js';
+import { privateDnsDomain, type ClusterLayout, type InstanceLayout } from './cluster-layout.js';
 
 /**
  * The AWS account of a twin, as a seed for the AWS emulator: one VPC with a subnet per zone (tagged for
- * load balancers and with the cluster tag), the cluster's security group, seed 004's two instance roles
+ * load balancers and with the cluster tag), the VPC's DHCP options (the domain the naming mode implies),
+ * the cluster's security group, seed 004's two instance roles
  * (minus the scenario's IAM gaps), and one instance per node. Load balancers that existed before the
  * migration are added later (`classicLoadBalancerSeed`), once their Services have uids.
  */
@@ -64,6 +65,22 @@ export function clusterTagKey(clusterId: string): string {
  */
 export const TWIN_EXTRA_CONTROL_PLANE_ACTIONS: readonly string[] = ['elasticloadbalancing:DescribeTags'];
 
+/**
+ * The domain-name of the VPC's DHCP options: the region's private DNS domain, the scenario's custom domain,
+ * or none at all (`short-hostname`: the OS then knows only `ip-10-0-1-23`).
+ */
+export function dhcpDomainName(scenario: Scenario): string | undefined {
+  switch (scenario.naming.mode) {
+    case 'custom-dhcp-domain':
+      return scenario.naming.dhcpDomain;
+    case 'short-hostname':
+      return undefined;
+    case 'ip-dns':
+    case 'resource-name':
+      return privateDnsDomain(scenario.aws.region);
+  }
+}
+
 function policyDocument(actions: readonly string[]): SeedObject {
   return { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: [...actions], Resource: ['*'] }] };
 }
@@ -104,10 +121,27 @@ export function buildAwsSeed(scenario: Scenario, layout: ClusterLayout, ids: See
     });
     nodeGroups.push(ids.secondSecurityGroupId);
   }
+  // Derived from the VPC's id rather than drawn from `random`, so adding it moved no other id.
+  const dhcpOptionsId = `dopt-${ids.vpcId.slice('vpc-'.length)}`;
+  const domainName = dhcpDomainName(scenario);
   return {
     region: layout.region,
     enforceIam: scenario.aws.enforceIam,
-    vpcs: [{ id: ids.vpcId, cidrBlock: layout.vpcCidr, tags: { Name: `${layout.clusterId}-vpc` } }],
+    dhcpOptions: [
+      {
+        id: dhcpOptionsId,
+        ...(domainName ? { domainName } : {}),
+        tags: { Name: `${layout.clusterId}-dhcp` },
+      },
+    ],
+    vpcs: [
+      {
+        id: ids.vpcId,
+        cidrBlock: layout.vpcCidr,
+        dhcpOptionsId,
+        tags: { Name: `${layout.clusterId}-vpc` },
+      },
+    ],
     subnets: layout.subnets.map((s, i) => ({
       id: ids.subnetIds[i],
       vpcId: ids.vpcId,

@@ -1,7 +1,9 @@
 import { EC2_NAMESPACE } from '../../protocol/xml.js';
 import type { ServiceDefinition } from '../service-types.js';
+import { dhcpOptionsActions } from './dhcp-options.js';
 import { instanceActions } from './instances.js';
 import { networkActions } from './network.js';
+import { routeTableActions } from './route-tables.js';
 import { securityGroupActions } from './security-groups.js';
 import { tagActions } from './tags.js';
 
@@ -14,5 +16,12 @@ export const ec2Service: ServiceDefinition = {
     protocol: 'ec2',
     iamPrefix: 'ec2',
   },
-  actions: { ...instanceActions, ...networkActions, ...securityGroupActions, ...tagActions },
+  actions: {
+    ...instanceActions,
+    ...networkActions,
+    ...routeTableActions,
+    ...dhcpOptionsActions,
+    ...securityGroupActions,
+    ...tagActions,
+  },
 };

@@ -1,43 +1,12 @@
-import { compileFilters, readFilters, type FilterSchema } from '../../filters/filter-engine.js';
-import { paginate } from '../../paging/page-token.js';
+import { compileFilters, readFilters } from '../../filters/filter-engine.js';
 import { AwsApiError } from '../../protocol/aws-api-error.js';
-import { xmlElement, type XmlValue } from '../../protocol/xml.js';
 import type { AwsState } from '../../state/aws-state.js';
-import type { RouteTable, Subnet, Vpc } from '../../state/ec2-types.js';
+import type { Subnet, Vpc } from '../../state/ec2-types.js';
 import { parseCidr, zoneIdFor } from '../../state/ipv4.js';
 import { stableHex } from '../../state/ids.js';
-import type { ActionContext, ActionTable } from '../service-types.js';
-import { ec2Arn, invalidFilter, invalidNextToken, maxResults, selectByIds, tagSetXml } from './ec2-common.js';
-
-/** A paged, filtered Describe call over one collection, rendered as `<setName><item>…</item></setName>`. */
-function describe<T extends { id: string; seq: number }>(
-  ctx: ActionContext,
-  options: {
-    all: readonly T[];
-    idParam: string;
-    notFound: (id: string) => AwsApiError;
-    schema: FilterSchema<T>;
-    setName: string;
-    render: (item: T) => string;
-  },
-): string {
-  const { input } = ctx;
-  const limit = maxResults(input);
-  const selected = selectByIds(options.all, input.list(options.idParam, 'ec2'), options.notFound).filter(
-    compileFilters(readFilters(input, 'ec2'), options.schema, invalidFilter),
-  );
-  const page = paginate(selected, (i) => i.seq, {
-    listing: ctx.action,
-    token: input.string('NextToken'),
-    limit,
-    invalid: invalidNextToken,
-  });
-  const body = page.items.map(options.render).join('');
-  return (
-    (body === '' ? `<${options.setName}/>` : `<${options.setName}>${body}</${options.setName}>`) +
-    (page.next ? `<nextToken>${page.next}</nextToken>` : '')
-  );
-}
+import type { ActionTable } from '../service-types.js';
+import { describeCollection as describe } from './describe-collection.js';
+import { ec2Arn, invalidFilter, tagSetXml } from './ec2-common.js';
 
 function vpcXml(state: AwsState, v: Vpc): string {
   return (
@@ -63,46 +32,6 @@ function subnetXml(state: AwsState, s: Subnet): string {
     `<defaultForAz>false</defaultForAz><mapPublicIpOnLaunch>${s.mapPublicIpOnLaunch}</mapPublicIpOnLaunch>` +
     `<assignIpv6AddressOnCreation>false</assignIpv6AddressOnCreation><ownerId>${state.accountId}</ownerId>${tagSetXml(s.tags)}` +
     `<privateDnsNameOptionsOnLaunch><hostnameType>ip-name</hostnameType><enableResourceNameDnsARecord>false</enableResourceNameDnsARecord><enableResourceNameDnsAAAARecord>false</enableResourceNameDnsAAAARecord></privateDnsNameOptionsOnLaunch></item>`
-  );
-}
-
-function associationId(t: RouteTable, subnetId: string): string {
-  return `rtbassoc-0${stableHex(`${t.id}/${subnetId}`, 16)}`;
-}
-
-function routeTableXml(state: AwsState, t: RouteTable): string {
-  const routes = t.routes.map((r) =>
-    xmlElement(
-      'item',
-      {
-        destinationCidrBlock: r.destinationCidrBlock,
-        gatewayId: r.gatewayId,
-        instanceId: r.instanceId,
-        natGatewayId: r.natGatewayId,
-        state: r.state,
-        origin: r.origin,
-      },
-      'item',
-    ),
-  );
-  const associations: XmlValue[] = t.subnetIds.map((subnetId) => ({
-    routeTableAssociationId: associationId(t, subnetId),
-    routeTableId: t.id,
-    subnetId,
-    main: false,
-    associationState: { state: 'associated' },
-  }));
-  if (t.main) {
-    associations.unshift({
-      routeTableAssociationId: associationId(t, 'main'),
-      routeTableId: t.id,
-      main: true,
-      associationState: { state: 'associated' },
-    });
-  }
-  return (
-    `<item><routeTableId>${t.id}</routeTableId><vpcId>${t.vpcId}</vpcId><ownerId>${state.accountId}</ownerId>` +
-    `<routeSet>${routes.join('')}</routeSet>${xmlElement('associationSet', associations, 'item')}<propagatingVgwSet/>${tagSetXml(t.tags)}</item>`
   );
 }
 
@@ -178,33 +107,6 @@ export const networkActions: ActionTable = {
             'map-public-ip-on-launch': (s) => String(s.mapPublicIpOnLaunch),
             'owner-id': () => ctx.state.accountId,
             'subnet-arn': (s) => ec2Arn(ctx.state.region, ctx.state.accountId, 'subnet', s.id),
-          },
-        },
-      }),
-  },
-  DescribeRouteTables: {
-    handle: (ctx) =>
-      describe(ctx, {
-        all: ctx.state.ec2.routeTables(),
-        idParam: 'RouteTableId',
-        notFound: (id) =>
-          new AwsApiError('InvalidRouteTableID.NotFound', `The routeTable ID '${id}' does not exist`),
-        setName: 'routeTableSet',
-        render: (t) => routeTableXml(ctx.state, t),
-        schema: {
-          tags: (t) => t.tags,
-          fields: {
-            'route-table-id': (t) => t.id,
-            'vpc-id': (t) => t.vpcId,
-            'association.subnet-id': (t) => t.subnetIds,
-            'association.main': (t) => String(t.main),
-            'association.route-table-id': (t) => t.id,
-            'association.route-table-association-id': (t) => t.subnetIds.map((s) => associationId(t, s)),
-            'route.destination-cidr-block': (t) => t.routes.map((r) => r.destinationCidrBlock),
-            'route.gateway-id': (t) => t.routes.flatMap((r) => (r.gatewayId ? [r.gatewayId] : [])),
-            'route.instance-id': (t) => t.routes.flatMap((r) => (r.instanceId ? [r.instanceId] : [])),
-            'route.state': (t) => t.routes.map((r) => r.state),
-            'owner-id': () => ctx.state.accountId,
           },
         },
       }),

@@ -1,0 +1,89 @@
+/**
+ * Preflight against the built-in twins, as `uproot demo` runs it (the Rancher context or cluster file, the
+ * AWS emulator's admin key): every scenario fails exactly the checks that judge what it breaks, and nothing
+ * else. custom-dhcp-domain is the one a look at today's node names cannot catch: only the names predicted
+ * from the VPC's DHCP options after the switch to external are wrong.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { VirtualClock } from '../../../src/clock/index.js';
+import { awsEnvironment } from '../../../src/sandbox/aws/index.js';
+import { twinTarget } from '../../../src/sandbox/demo/twin-target.js';
+import { loadScenario } from '../../../src/sandbox/scenarios/index.js';
+import { startTwin } from '../../../src/sandbox/twin/index.js';
+import { preflight } from '../../../src/toolkit/preflight.js';
+import type { PreflightReport } from '../../../src/core/checks/index.js';
+import { check, idsWith } from './report-helpers.js';
+
+async function preflightTwin(name: string): Promise<PreflightReport> {
+  const clock = new VirtualClock(Date.parse('2026-01-01T00:00:00Z'));
+  const dir = mkdtempSync(join(tmpdir(), 'uproot-preflight-twin-'));
+  const twin = await startTwin({ scenario: loadScenario(name).scenario, clock, dir });
+  // Let the twin settle (leases held, nodes registered), then keep virtual time moving while preflight waits.
+  await clock.advanceBy(20_000);
+  let driving = true;
+  const driver = (async () => {
+    while (driving) await clock.advanceBy(250);
+  })();
+  try {
+    const env = {
+      PATH: process.env.PATH ?? '',
+      ...awsEnvironment(twin.aws),
+      AWS_EC2_METADATA_DISABLED: 'true',
+    };
+    const { target } = twinTarget(twin, clock);
+    return (await preflight({ ...target, env, cwd: dir, clock, aws: { maxAttempts: 1 } })).report;
+  } finally {
+    driving = false;
+    await driver;
+    await twin.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** What each built-in scenario fails (kubeadm-intree: the lease RBAC its plan grants itself). */
+const EXPECTED_FAILURES: Record<string, string[]> = {
+  'rke2-intree': [],
+  'rke-intree': [],
+  'kubeadm-intree': ['migration-lease-rbac'],
+  'short-hostnames': [],
+  'custom-dhcp-domain': ['node-name-settings'],
+  'missing-cluster-tag': ['cluster-tags'],
+  'two-tagged-security-groups': ['cluster-tags'],
+  'iam-gap-control-plane': ['iam-control-plane'],
+  'no-migration-lease-rbac': ['migration-lease-rbac'],
+  'missing-ebs-csi': ['ebs-storage'],
+  'chart-selector-mismatch': ['cloud-provider-mode', 'control-plane-scheduling', 'ccm-install'],
+  'rke2-external': ['cloud-provider-mode'],
+};
+
+describe('preflight against the built-in twins', () => {
+  it('custom-dhcp-domain fails node-name-settings alone, naming the predicted names and the settings to change', async () => {
+    const report = await preflightTwin('custom-dhcp-domain');
+    expect(idsWith(report, 'fail')).toEqual(['node-name-settings']);
+    // Today's names are EC2's private DNS names: nothing to see there.
+    expect(check(report, 'node-names').status).toBe('pass');
+    const result = check(report, 'node-name-settings');
+    expect(result.message).toMatch(
+      /6 of 6 nodes would register under names EC2 cannot resolve .*ip-10-0-0-10\.ec2\.internal would become ip-10-0-0-10\.corp\.example\.com/,
+    );
+    expect(result.message).toContain('instance metadata local-hostname carries the VPC');
+    expect(result.status === 'fail' && result.fixes.map((f) => f.description)).toEqual([
+      expect.stringContaining('set node-name on each machine'),
+      expect.stringMatching(
+        /^or give VPC vpc-\w+ DHCP options whose domain-name is EC2's own \(ec2\.internal; today: corp\.example\.com\)/,
+      ),
+    ]);
+    expect(report.stats.aws.byCall['ec2:DescribeDhcpOptions']).toBe(1);
+  });
+
+  it.each(Object.entries(EXPECTED_FAILURES))('%s fails exactly %j', async (name, failing) => {
+    const report = await preflightTwin(name);
+    expect(idsWith(report, 'fail')).toEqual(failing);
+    if (!failing.includes('node-name-settings')) {
+      expect(check(report, 'node-name-settings').status).not.toBe('skip');
+    }
+  });
+});
