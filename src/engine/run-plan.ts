@@ -3,19 +3,12 @@
  * every change and the outcome after it, and proving each step with its gates before the next starts. All I/O
  * is injected (`EngineActions`), so tests drive it with recording callbacks and simulated crashes.
  */
-import type { Clock } from '../clock/index.js';
-import type { Change, Gate, MigrationPlan, PlanStep, StepId } from '../core/plan/plan-types.js';
+import type { Change, MigrationPlan, PlanStep, StepId } from '../core/plan/plan-types.js';
 import { InternalError, UprootError } from '../errors/index.js';
 import type { EventSink } from './events.js';
-import type {
-  BackupEntry,
-  ChangeRecord,
-  GateResult,
-  Journal,
-  LeaseObservation,
-} from './journal/journal-schema.js';
+import { checkGate, type GateCheckActions } from './gate-check.js';
+import type { BackupEntry, ChangeRecord, Journal } from './journal/journal-schema.js';
 import {
-  appendLeaseObservations,
   beginApply,
   beginVerify,
   failStep,
@@ -26,7 +19,10 @@ import {
   stepRecordOf,
 } from './journal/journal-transitions.js';
 import { nextAction } from './next-action.js';
+import type { GateFailed, Interrupted, StepErrored, WaitingForPerson } from './run-outcomes.js';
 import { carriesRedactedSecret } from './sanitize.js';
+
+export type { GateRun } from './gate-check.js';
 
 export type ChangeOutcome =
   | { readonly type: 'done'; readonly record: Omit<ChangeRecord, 'change' | 'at'> }
@@ -41,22 +37,10 @@ export interface ApplyChangeInput {
   readonly journal: Journal;
 }
 
-export interface GateRun {
-  readonly result: GateResult;
-  /** Lease holder observations made while checking, for the journal's timeline. */
-  readonly observations?: readonly LeaseObservation[];
-}
-
-export interface EngineActions {
-  readonly clock: Clock;
+export interface EngineActions extends GateCheckActions {
   /** Reads what the given changes will touch, before any of them is made. */
   captureBackups(step: PlanStep, changes: readonly number[]): Promise<BackupEntry[]>;
   applyChange(input: ApplyChangeInput): Promise<ChangeOutcome>;
-  runGate(input: {
-    readonly step: PlanStep;
-    readonly gate: Gate;
-    readonly journal: Journal;
-  }): Promise<GateRun>;
   /** Persists the journal (cluster first, then the local mirror); returns what was saved. */
   saveJournal(journal: Journal): Promise<Journal>;
   readonly notify?: EventSink;
@@ -70,26 +54,10 @@ export interface RunPlanOptions {
 export type RunResult =
   | { readonly type: 'completed'; readonly journal: Journal }
   | { readonly type: 'stopped'; readonly after: StepId; readonly journal: Journal }
-  | {
-      readonly type: 'gate-failed';
-      readonly step: StepId;
-      readonly gate: Gate;
-      readonly result: Exclude<GateResult, { type: 'passed' }>;
-      readonly journal: Journal;
-    }
-  | {
-      readonly type: 'apply-failed';
-      readonly step: StepId;
-      readonly error: UprootError;
-      readonly journal: Journal;
-    }
-  | {
-      readonly type: 'waiting-for-person';
-      readonly step: StepId;
-      readonly instructions: string;
-      readonly journal: Journal;
-    }
-  | { readonly type: 'interrupted'; readonly step?: StepId; readonly journal: Journal }
+  | GateFailed
+  | StepErrored<'apply-failed'>
+  | WaitingForPerson
+  | Interrupted
   | { readonly type: 'rolled-back'; readonly journal: Journal };
 
 type StepOutcome = { readonly type: 'ok'; readonly journal: Journal } | RunResult;
@@ -244,35 +212,26 @@ async function verifyStep(
   const { clock } = actions;
   let journal = await actions.saveJournal(beginVerify(initial, step.id, clock.now()));
   for (const gate of step.gates) {
-    if (options.signal?.aborted) return { type: 'interrupted', step: step.id, journal };
-    const startedAt = new Date(clock.now()).toISOString();
-    let run: GateRun;
-    try {
-      run = await actions.runGate({ step, gate, journal });
-    } catch (error) {
-      if (!(error instanceof SaveFailed) && isAbort(error, options.signal)) {
-        return { type: 'interrupted', step: step.id, journal };
-      }
-      throw error;
-    }
-    const finishedAt = new Date(clock.now()).toISOString();
-    if (run.observations?.length) journal = appendLeaseObservations(journal, run.observations, clock.now());
-    journal = await actions.saveJournal(
-      recordGate(journal, step.id, { gate, startedAt, finishedAt, result: run.result }, clock.now()),
-    );
-    actions.notify?.({ type: 'gate-finished', step: step.id, gate, result: run.result });
-    if (run.result.type !== 'passed') {
-      const reason = run.result.type === 'failed' ? run.result.reason : `timed out: ${run.result.last}`;
+    const checked = await checkGate({ step, gate, journal }, actions, {
+      signal: options.signal,
+      isAbort: (error) => !(error instanceof SaveFailed) && isAbort(error, options.signal),
+      record: (j, record) => actions.saveJournal(recordGate(j, step.id, record, clock.now())),
+    });
+    if (checked.type === 'interrupted') return { type: 'interrupted', step: step.id, journal };
+    journal = checked.journal;
+    if (checked.result.type !== 'passed') {
+      const { result } = checked;
+      const reason = result.type === 'failed' ? result.reason : `timed out: ${result.last}`;
       journal = await actions.saveJournal(
         failStep(
           journal,
           step.id,
-          { phase: 'verify', code: `UP-GATE-${gate.type.toUpperCase()}`, reason, fix: run.result.fix },
+          { phase: 'verify', code: `UP-GATE-${gate.type.toUpperCase()}`, reason, fix: result.fix },
           clock.now(),
         ),
       );
-      actions.notify?.({ type: 'step-failed', step: step.id, reason, fix: run.result.fix });
-      return { type: 'gate-failed', step: step.id, gate, result: run.result, journal };
+      actions.notify?.({ type: 'step-failed', step: step.id, reason, fix: result.fix });
+      return { type: 'gate-failed', step: step.id, gate, result, journal };
     }
   }
   journal = await actions.saveJournal(finishVerify(journal, step.id, clock.now()));

@@ -4,28 +4,27 @@
  * where it stopped. Every I/O dependency can be injected (tests pass the sandbox and recording callbacks).
  */
 import { connectJournalSession } from '../engine/session/journal-session.js';
-import { resolve } from 'node:path';
-import type { Clock, Random } from '../clock/index.js';
+import type { Clock } from '../clock/index.js';
 import type { MigrationPlan, StepId } from '../core/plan/plan-types.js';
 import { ExitCode, InputError } from '../errors/index.js';
 import { stepFixing, type CheckId } from '../core/checks/index.js';
-import { ProcessRunner, type CommandRunner } from '../adapters/process/run-command.js';
 import { KubeGateReader } from '../adapters/kube/gate-reader.js';
 import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
-import type { StepTransforms } from '../engine/appliers/applier-types.js';
-import type { EventSink } from '../engine/events.js';
-import type { OwnershipInference } from '../engine/gates/ownership.js';
 import type { Journal, LoadBalancerRecord } from '../engine/journal/journal-schema.js';
 import { addRun, createJournal, journalPhase } from '../engine/journal/journal-transitions.js';
 import { nextAction, type NextAction } from '../engine/next-action.js';
 import { runPlan, type RunResult } from '../engine/run-plan.js';
+import { sharedOutcomeExitCode } from '../engine/run-outcomes.js';
 import { sanitizePlan } from '../engine/sanitize.js';
-import type { Clusters, Connect } from '../engine/session/cluster-access.js';
-import { wireExecution } from '../engine/session/engine-wiring.js';
+import type { Clusters } from '../engine/session/cluster-access.js';
 import { clusterRefOf, type journalLocationFor } from '../engine/session/journal-location.js';
-import { newRunId, openLockedJournal } from '../engine/session/locked-journal.js';
 import {
-  executionSettings,
+  executionFor,
+  requireConfirmation,
+  withLockedJournal,
+  type RunDeps,
+} from '../engine/session/locked-run.js';
+import {
   validateTargets,
   type ExecutionFlags,
   type RunHost,
@@ -56,11 +55,7 @@ export interface PreflightVerdict {
   readonly failedChecks?: readonly CheckId[];
 }
 
-export interface MigrateDeps {
-  readonly clock?: Clock;
-  readonly random?: Random;
-  /** Connects to the clusters (default: the kubeconfig). */
-  readonly connect?: Connect;
+export interface MigrateDeps extends RunDeps {
   /** Runs preflight (the CLI passes src/toolkit/preflight.ts); without one, preflight is skipped with a note. */
   readonly preflight?: (options: MigrateOptions) => Promise<PreflightVerdict>;
   /** Builds the plan for a fresh migration. */
@@ -68,17 +63,11 @@ export interface MigrateDeps {
     readonly options: MigrateOptions;
     readonly clusters: Clusters;
   }) => Promise<MigrationPlan>;
-  /** The distribution's pure step transformations for a plan (default: the planners'). */
-  readonly transformsFor?: (plan: MigrationPlan) => StepTransforms;
-  readonly runner?: CommandRunner;
-  readonly inference?: OwnershipInference;
-  readonly onEvent?: EventSink;
   /** Called with the plan before confirmation, so the caller can show it. */
   readonly onPlan?: (
     plan: MigrationPlan,
     context: { readonly resumed: boolean; readonly journal?: Journal },
   ) => void;
-  readonly runId?: string;
 }
 
 export type MigrateOutcome =
@@ -105,14 +94,12 @@ export async function migrate(
   deps: MigrateDeps,
 ): Promise<MigrateResult> {
   validateTargets(options);
-  if (!options.dryRun && !options.yes && !(host.interactive && host.confirm)) {
-    throw new InputError('UP-MIGRATE-CONFIRM', 'refusing to change the cluster without a confirmation', {
-      location: { field: '--yes' },
-      hint: 'run it at a terminal to confirm the plan, pass --yes to confirm in advance, or --dry-run to only see the plan',
-    });
-  }
-  const { clock, random, clusters, location, journalObjects } = connectJournalSession(options, host, deps);
-  const stateDir = resolve(host.cwd, options.stateDir ?? '.uproot');
+  requireConfirmation(options, host, 'UP-MIGRATE-CONFIRM', {
+    message: 'refusing to change the cluster without a confirmation',
+    hint: 'run it at a terminal to confirm the plan, pass --yes to confirm in advance, or --dry-run to only see the plan',
+  });
+  const session = connectJournalSession(options, host, deps);
+  const { clock, clusters, location, journalObjects } = session;
 
   const withDefaults: MigrateDeps = {
     ...deps,
@@ -123,18 +110,10 @@ export async function migrate(
     return dryRun(options, clusters, new ConfigMapJournalStore(journalObjects, location), withDefaults);
   }
 
-  const runId = deps.runId ?? newRunId(random);
-  const session = await openLockedJournal({
-    objects: journalObjects,
-    location,
-    runId,
-    clock,
-    stateDir,
-    purpose: `uproot migrate${options.resume ? ' --resume' : ''}`,
-    ...(host.signal ? { signal: host.signal } : {}),
-  });
-  try {
-    const existing = await session.store.load();
+  const purpose = `uproot migrate${options.resume ? ' --resume' : ''}`;
+  const lockedRun = { stateDir: options.stateDir, purpose, runId: deps.runId };
+  return withLockedJournal(session, host, lockedRun, async (locked, runId) => {
+    const existing = await locked.store.load();
     const start = await startingJournal(options, host, withDefaults, {
       existing,
       clusters,
@@ -144,40 +123,31 @@ export async function migrate(
     });
     if ('outcome' in start) return start;
     requireManagement(start.journal.plan, clusters);
-    const journal = await session.store.save(start.journal);
-    const settings = executionSettings(
-      options,
+    const journal = await locked.store.save(start.journal);
+    const execution = executionFor(journal.plan, session, {
+      flags: options,
       host,
-      {
-        clock,
-        random,
-        runner: deps.runner ?? new ProcessRunner(clock),
-        transforms: (deps.transformsFor ?? plannerTransforms)(journal.plan),
-        ...opt('inference', deps.inference),
-        ...opt('notify', deps.onEvent),
-      },
-      { signal: session.signal },
-    );
-    const execution = wireExecution(journal.plan, clusters, settings);
+      transforms: (deps.transformsFor ?? plannerTransforms)(journal.plan),
+      deps,
+      signal: locked.signal,
+    });
     const result = await runPlan(
       journal.plan,
       journal,
-      { ...execution, clock, saveJournal: (j) => session.store.save(j), ...opt('notify', deps.onEvent) },
-      { signal: session.signal, ...opt('until', options.until) },
+      { ...execution, clock, saveJournal: (j) => locked.store.save(j), ...opt('notify', deps.onEvent) },
+      { signal: locked.signal, ...opt('until', options.until) },
     );
-    const lockLost = session.lockLost();
+    const lockLost = locked.lockLost();
     return {
       outcome: {
         type: 'ran',
         result,
         ...opt('lockLost', lockLost),
-        ...opt('tookOverFrom', session.tookOverFrom),
+        ...opt('tookOverFrom', locked.tookOverFrom),
       },
       exitCode: lockLost ? ExitCode.badInput : exitCodeOf(result),
     };
-  } finally {
-    await session.release();
-  }
+  });
 }
 
 /** A plan that edits Rancher's provisioning Cluster needs the management cluster. */
@@ -204,15 +174,10 @@ export function exitCodeOf(result: RunResult): ExitCode {
     case 'completed':
     case 'stopped':
       return ExitCode.ok;
-    case 'gate-failed':
-    case 'waiting-for-person':
-      return ExitCode.failed;
-    case 'apply-failed':
-      return result.error.exitCode;
-    case 'interrupted':
-      return ExitCode.aborted;
     case 'rolled-back':
       return ExitCode.badInput;
+    default:
+      return sharedOutcomeExitCode(result);
   }
 }
 

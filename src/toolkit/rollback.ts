@@ -5,24 +5,21 @@
  * rollback is continued by running it again.
  */
 import { connectJournalSession } from '../engine/session/journal-session.js';
-import { resolve } from 'node:path';
-import type { Clock, Random } from '../clock/index.js';
-import type { MigrationPlan, PlanStep } from '../core/plan/plan-types.js';
+import type { PlanStep } from '../core/plan/plan-types.js';
 import { ExitCode, InputError } from '../errors/index.js';
 import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
-import { ProcessRunner, type CommandRunner } from '../adapters/process/run-command.js';
-import type { StepTransforms } from '../engine/appliers/applier-types.js';
-import type { EventSink } from '../engine/events.js';
-import type { OwnershipInference } from '../engine/gates/ownership.js';
 import type { Journal } from '../engine/journal/journal-schema.js';
 import { addRun, journalPhase } from '../engine/journal/journal-transitions.js';
 import { stepsToUndo } from '../engine/rollback/rollback-order.js';
 import { runRollback, type RollbackResult } from '../engine/rollback/run-rollback.js';
-import type { Connect } from '../engine/session/cluster-access.js';
-import { wireExecution } from '../engine/session/engine-wiring.js';
-import { newRunId, openLockedJournal } from '../engine/session/locked-journal.js';
+import { sharedOutcomeExitCode } from '../engine/run-outcomes.js';
 import {
-  executionSettings,
+  executionFor,
+  requireConfirmation,
+  withLockedJournal,
+  type RunDeps,
+} from '../engine/session/locked-run.js';
+import {
   validateTargets,
   type ExecutionFlags,
   type RunHost,
@@ -39,18 +36,9 @@ export interface RollbackOptions extends TargetFlags, ExecutionFlags {
   readonly stateDir?: string;
 }
 
-export interface RollbackDeps {
-  readonly clock?: Clock;
-  readonly random?: Random;
-  readonly connect?: Connect;
-  /** The distribution's pure step transformations for a plan (default: the planners'). */
-  readonly transformsFor?: (plan: MigrationPlan) => StepTransforms;
-  readonly runner?: CommandRunner;
-  readonly inference?: OwnershipInference;
-  readonly onEvent?: EventSink;
+export interface RollbackDeps extends RunDeps {
   /** Called with the steps to undo (last first) before confirmation. */
   readonly onSteps?: (steps: readonly PlanStep[], journal: Journal) => void;
-  readonly runId?: string;
 }
 
 export type RollbackOutcome =
@@ -69,14 +57,10 @@ export function rollbackExitCode(result: RollbackResult): ExitCode {
     case 'rolled-back':
     case 'nothing-to-undo':
       return ExitCode.ok;
-    case 'gate-failed':
     case 'conflict':
-    case 'waiting-for-person':
       return ExitCode.failed;
-    case 'undo-failed':
-      return result.error.exitCode;
-    case 'interrupted':
-      return ExitCode.aborted;
+    default:
+      return sharedOutcomeExitCode(result);
   }
 }
 
@@ -93,19 +77,12 @@ export async function rollback(
   deps: RollbackDeps = {},
 ): Promise<RollbackRunResult> {
   validateTargets(options);
-  if (!options.dryRun && !options.yes && !(host.interactive && host.confirm)) {
-    throw new InputError('UP-ROLLBACK-CONFIRM', 'refusing to roll back without a confirmation', {
-      location: { field: '--yes' },
-      hint: 'run it at a terminal to confirm, pass --yes, or --dry-run to see what would be undone',
-    });
-  }
-  const {
-    clock,
-    random,
-    clusters,
-    location,
-    journalObjects: objects,
-  } = connectJournalSession(options, host, deps);
+  requireConfirmation(options, host, 'UP-ROLLBACK-CONFIRM', {
+    message: 'refusing to roll back without a confirmation',
+    hint: 'run it at a terminal to confirm, pass --yes, or --dry-run to see what would be undone',
+  });
+  const session = connectJournalSession(options, host, deps);
+  const { clock, location, journalObjects: objects } = session;
 
   if (options.dryRun) {
     const store = new ConfigMapJournalStore(objects, location);
@@ -116,19 +93,10 @@ export async function rollback(
     return { outcome: { type: 'dry-run', steps, journal }, exitCode: ExitCode.ok };
   }
 
-  const runId = deps.runId ?? newRunId(random);
-  const session = await openLockedJournal({
-    objects,
-    location,
-    runId,
-    clock,
-    stateDir: resolve(host.cwd, options.stateDir ?? '.uproot'),
-    purpose: 'uproot rollback',
-    ...(host.signal ? { signal: host.signal } : {}),
-  });
-  try {
-    const existing = await session.store.load();
-    if (!existing) throw noJournal(session.store.where);
+  const lockedRun = { stateDir: options.stateDir, purpose: 'uproot rollback', runId: deps.runId };
+  return withLockedJournal(session, host, lockedRun, async (locked, runId) => {
+    const existing = await locked.store.load();
+    if (!existing) throw noJournal(locked.store.where);
     if (journalPhase(existing).type === 'rolled-back') {
       return { outcome: { type: 'already-rolled-back', journal: existing }, exitCode: ExitCode.ok };
     }
@@ -142,21 +110,15 @@ export async function rollback(
       startedAt: new Date(clock.now()).toISOString(),
       resumed: !!existing.rollback,
     };
-    const journal = await session.store.save(addRun(existing, run, clock.now()));
-    const settings = executionSettings(
-      options,
+    const journal = await locked.store.save(addRun(existing, run, clock.now()));
+    const execution = executionFor(journal.plan, session, {
+      flags: options,
       host,
-      {
-        clock,
-        random,
-        runner: deps.runner ?? new ProcessRunner(clock),
-        transforms: (deps.transformsFor ?? plannerTransforms)(journal.plan),
-        ...(deps.inference ? { inference: deps.inference } : {}),
-        ...(deps.onEvent ? { notify: deps.onEvent } : {}),
-      },
-      { signal: session.signal, force: options.force ?? false },
-    );
-    const execution = wireExecution(journal.plan, clusters, settings);
+      transforms: (deps.transformsFor ?? plannerTransforms)(journal.plan),
+      deps,
+      signal: locked.signal,
+      force: options.force ?? false,
+    });
     const result = await runRollback(
       journal,
       {
@@ -164,17 +126,15 @@ export async function rollback(
         undoChange: execution.undoChange,
         applyPlanUndo: execution.applyPlanUndo,
         runGate: execution.runGate,
-        saveJournal: (j) => session.store.save(j),
+        saveJournal: (j) => locked.store.save(j),
         ...(deps.onEvent ? { notify: deps.onEvent } : {}),
       },
-      { signal: session.signal },
+      { signal: locked.signal },
     );
-    const lockLost = session.lockLost();
+    const lockLost = locked.lockLost();
     return {
       outcome: { type: 'ran', result, ...(lockLost ? { lockLost } : {}) },
       exitCode: lockLost ? ExitCode.badInput : rollbackExitCode(result),
     };
-  } finally {
-    await session.release();
-  }
+  });
 }

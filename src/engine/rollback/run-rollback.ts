@@ -4,20 +4,19 @@
  * rolled-back after its gates), and every undo is idempotent, so a crashed rollback is resumed by running
  * `uproot rollback` again.
  */
-import type { Change, Gate, PlanStep, StepId } from '../../core/plan/plan-types.js';
-import type { Clock } from '../../clock/index.js';
-import type { UprootError } from '../../errors/index.js';
+import type { Change, PlanStep, StepId } from '../../core/plan/plan-types.js';
 import type { EventSink } from '../events.js';
-import type { Backup, ChangeRecord, GateRecord, GateResult, Journal } from '../journal/journal-schema.js';
+import { checkGate, type GateCheckActions } from '../gate-check.js';
+import type { Backup, ChangeRecord, GateRecord, Journal } from '../journal/journal-schema.js';
 import {
-  appendLeaseObservations,
   completeRollback,
   markRolledBack,
   setUndoing,
   startRollback,
   stepRecordOf,
 } from '../journal/journal-transitions.js';
-import { asUprootError, isAbort, type ChangeOutcome, type GateRun } from '../run-plan.js';
+import type { GateFailed, Interrupted, StepErrored, WaitingForPerson } from '../run-outcomes.js';
+import { asUprootError, isAbort, type ChangeOutcome } from '../run-plan.js';
 import { gatesAfterUndo, stepsToUndo } from './rollback-order.js';
 
 export type UndoOutcome =
@@ -36,8 +35,7 @@ export interface UndoChangeInput {
   readonly journal: Journal;
 }
 
-export interface RollbackActions {
-  readonly clock: Clock;
+export interface RollbackActions extends GateCheckActions {
   /** Undoes a change the engine has a record or backup of (objects, cluster files, node scheduling). */
   undoChange(input: UndoChangeInput): Promise<UndoOutcome>;
   /** Applies one of the plan's own undo changes (node files, manual instructions). */
@@ -47,11 +45,6 @@ export interface RollbackActions {
     readonly index: number;
     readonly journal: Journal;
   }): Promise<ChangeOutcome>;
-  runGate(input: {
-    readonly step: PlanStep;
-    readonly gate: Gate;
-    readonly journal: Journal;
-  }): Promise<GateRun>;
   saveJournal(journal: Journal): Promise<Journal>;
   readonly notify?: EventSink;
 }
@@ -75,32 +68,16 @@ export function undoneFromRecords(change: Change): boolean {
 export type RollbackResult =
   | { readonly type: 'rolled-back'; readonly journal: Journal; readonly steps: readonly StepId[] }
   | { readonly type: 'nothing-to-undo'; readonly journal: Journal }
-  | {
-      readonly type: 'gate-failed';
-      readonly step: StepId;
-      readonly gate: Gate;
-      readonly result: Exclude<GateResult, { type: 'passed' }>;
-      readonly journal: Journal;
-    }
+  | GateFailed
   | {
       readonly type: 'conflict';
       readonly step: StepId;
       readonly conflicts: readonly string[];
       readonly journal: Journal;
     }
-  | {
-      readonly type: 'undo-failed';
-      readonly step: StepId;
-      readonly error: UprootError;
-      readonly journal: Journal;
-    }
-  | {
-      readonly type: 'waiting-for-person';
-      readonly step: StepId;
-      readonly instructions: string;
-      readonly journal: Journal;
-    }
-  | { readonly type: 'interrupted'; readonly step?: StepId; readonly journal: Journal };
+  | StepErrored<'undo-failed'>
+  | WaitingForPerson
+  | Interrupted;
 
 export async function runRollback(
   initial: Journal,
@@ -125,21 +102,19 @@ export async function runRollback(
     }
     const gates: GateRecord[] = [];
     for (const gate of gatesAfterUndo(journal.plan, step)) {
-      if (options.signal?.aborted) return { type: 'interrupted', step: step.id, journal };
-      const startedAt = new Date(clock.now()).toISOString();
-      let run: GateRun;
-      try {
-        run = await actions.runGate({ step, gate, journal });
-      } catch (error) {
-        if (isAbort(error, options.signal)) return { type: 'interrupted', step: step.id, journal };
-        throw error;
-      }
-      if (run.observations?.length) journal = appendLeaseObservations(journal, run.observations, clock.now());
-      gates.push({ gate, startedAt, finishedAt: new Date(clock.now()).toISOString(), result: run.result });
-      actions.notify?.({ type: 'gate-finished', step: step.id, gate, result: run.result });
-      if (run.result.type !== 'passed') {
+      const checked = await checkGate({ step, gate, journal }, actions, {
+        signal: options.signal,
+        isAbort: (error) => isAbort(error, options.signal),
+        record: (j, record) => {
+          gates.push(record);
+          return j;
+        },
+      });
+      if (checked.type === 'interrupted') return { type: 'interrupted', step: step.id, journal };
+      journal = checked.journal;
+      if (checked.result.type !== 'passed') {
         journal = await actions.saveJournal(journal);
-        return { type: 'gate-failed', step: step.id, gate, result: run.result, journal };
+        return { type: 'gate-failed', step: step.id, gate, result: checked.result, journal };
       }
     }
     journal = await actions.saveJournal(markRolledBack(journal, step.id, gates, clock.now()));

@@ -6,7 +6,7 @@ import {
   type MigrationPhase,
 } from '../../leader-migration/index.js';
 import type { KubernetesVersion } from '../../kubernetes-version/index.js';
-import type { PlanFinding } from '../../plan/plan-types.js';
+import type { Artifact, PlanFinding } from '../../plan/plan-types.js';
 import { seedClusterRoleRules } from '../shared/ccm-chart.js';
 import { LEADER_LOCKING_ROLE } from '../shared/migration-lease-rbac.js';
 import type { CcmTags } from '../shared/plan-common.js';
@@ -39,6 +39,42 @@ export function leaderMigrationFile(
     'v1',
     `uproot: LeaderMigrationConfiguration (${phase}) for ${LEADER_MIGRATION_FILE}; names of every controller-manager release involved`,
   );
+}
+
+/** The configuration the managers read: wildcard while KCM N runs, target on rolled nodes. */
+export interface LeaderMigrationTexts {
+  readonly wildcard: string;
+  readonly target: string;
+}
+
+/** The configuration in seed 003's forms, and the artifacts that show all three. */
+export function leaderMigrationTexts(
+  versions: readonly KubernetesVersion[],
+  withNodeIpam: boolean,
+): LeaderMigrationTexts & { readonly artifacts: Artifact[] } {
+  const wildcard = leaderMigrationFile('wildcard', versions, withNodeIpam);
+  const target = leaderMigrationFile('target', versions, withNodeIpam);
+  return {
+    wildcard,
+    target,
+    artifacts: [
+      {
+        path: 'leader-migration/leadermigration-initial.conf',
+        description: 'Version N configuration (seed 003, initial form; the wildcard form is used)',
+        content: leaderMigrationFile('initial', versions, withNodeIpam),
+      },
+      {
+        path: 'leader-migration/leadermigration-wildcard.conf',
+        description: `${LEADER_MIGRATION_FILE} while KCM N runs (wildcard)`,
+        content: wildcard,
+      },
+      {
+        path: 'leader-migration/leadermigration-target.conf',
+        description: `${LEADER_MIGRATION_FILE} on rolled nodes (N+1, read by the CCM)`,
+        content: target,
+      },
+    ],
+  };
 }
 
 /** The chart's ClusterRole (seed 004 rules) bound to the identity the CCM static pod uses. */

@@ -1,11 +1,13 @@
 /** The files a kubeadm plan edits on the nodes, tracked step by step (object and text with comments kept). */
 import { stringify } from 'yaml';
-import type { Change } from '../../plan/plan-types.js';
+import type { Change, StepId } from '../../plan/plan-types.js';
+import type { StepOptions } from '../distro.js';
 import { deepEqual } from '../shared/json-value.js';
 import { unifiedDiff } from '../shared/plan-building.js';
 import { editYamlText } from '../shared/yaml-edit.js';
-import { APISERVER_MANIFEST_PATH } from './ccm-static-pod.js';
-import type { StaticPodManifest } from './kubeadm-cluster.js';
+import { APISERVER_MANIFEST_PATH, CCM_MANIFEST_PATH, KCM_MANIFEST_PATH } from './ccm-static-pod.js';
+import type { KubeadmDefinition, StaticPodManifest } from './kubeadm-cluster.js';
+import { kubeadmApplyStep } from './kubeadm-steps.js';
 
 export type WriteFile = Extract<Change, { type: 'write-file' }>;
 
@@ -34,6 +36,42 @@ export function advance(state: FileState, m: StaticPodManifest | undefined, next
   if (deepEqual(state.object, next)) return state;
   const text = m ? editYamlText(state.text, m.docIndex, next) : stringify(next, { lineWidth: 0 });
   return { path: state.path, object: next, text };
+}
+
+/** Each manifest after each step that edits it; a step that leaves a file unchanged keeps its state object. */
+export interface ManifestProgression {
+  readonly kcm: {
+    readonly original: FileState;
+    readonly withMigration: FileState;
+    readonly rolled: FileState;
+  };
+  /** `before` has empty text when the cluster has no CCM manifest yet. */
+  readonly ccm: {
+    readonly before: FileState;
+    readonly installed: FileState;
+    readonly rolled: FileState;
+    readonly final: FileState;
+  };
+}
+
+export function manifestProgression(def: KubeadmDefinition, options: StepOptions): ManifestProgression {
+  const apply = (id: StepId, state: FileState): unknown => kubeadmApplyStep(id, state.object, options);
+  const original = manifestState(def.kcm, KCM_MANIFEST_PATH)!;
+  const withMigration = advance(original, def.kcm, apply('enable-leader-migration', original));
+  const rolled = advance(withMigration, def.kcm, apply('roll-control-plane', withMigration));
+  const before = manifestState(def.ccm, CCM_MANIFEST_PATH) ?? {
+    path: CCM_MANIFEST_PATH,
+    object: undefined,
+    text: '',
+  };
+  // Without a CCM manifest, install-ccm derives the CCM pod from the KCM's.
+  const installed = advance(before, def.ccm, apply('install-ccm', def.ccm ? before : withMigration));
+  const ccmRolled = advance(installed, def.ccm, apply('roll-control-plane', installed));
+  const final = advance(ccmRolled, def.ccm, apply('disable-leader-migration', ccmRolled));
+  return {
+    kcm: { original, withMigration, rolled },
+    ccm: { before, installed, rolled: ccmRolled, final },
+  };
 }
 
 /**

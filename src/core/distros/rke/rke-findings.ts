@@ -1,6 +1,7 @@
-/** RKE plan helpers: the HelmChart without RKE2's bootstrap flag, and the node-naming findings. */
+/** RKE plan helpers: the HelmChart without RKE2's bootstrap flag, node names, and the plan's findings. */
 import type { PlanFinding } from '../../plan/plan-types.js';
-import type { JsonRecord } from '../shared/json-value.js';
+import { isRecord, type JsonRecord } from '../shared/json-value.js';
+import { rkeExternalProblems } from './effective-config.js';
 import type { RkeDefinition } from './rke-cluster.js';
 
 export function withoutBootstrap(chart: JsonRecord): JsonRecord {
@@ -39,4 +40,36 @@ export function namingFindings(
         : {}),
     },
   ];
+}
+
+/** Nodes that set their own name (seed 004: such names and useInstanceMetadataHostname must not be combined). */
+export function customNameIndexes(rke: JsonRecord): number[] {
+  const nodes = Array.isArray(rke.nodes) ? rke.nodes : [];
+  return nodes
+    .map((node, i) =>
+      isRecord(node) && typeof node.hostname_override === 'string' && node.hostname_override !== '' ? i : -1,
+    )
+    .filter((i) => i >= 0);
+}
+
+export function awsCloudProviderFindings(rke: JsonRecord): PlanFinding[] {
+  if (!isRecord(rke.cloud_provider) || !isRecord(rke.cloud_provider.awsCloudProvider)) return [];
+  return [
+    {
+      severity: 'info',
+      code: 'aws-cloud-provider-config-kept',
+      message:
+        'cloud_provider.awsCloudProvider is kept as written; RKE does not render it for external-aws, and the CCM takes its settings from the chart.',
+      field: 'cloud_provider.awsCloudProvider',
+    },
+  ];
+}
+
+/** After every step, every component must run external with no leader migration on the KCM. */
+export function finalStateFindings(finalDocument: unknown): PlanFinding[] {
+  return rkeExternalProblems(finalDocument).map((problem) => ({
+    severity: 'warning',
+    code: 'not-external-after-plan',
+    message: `after the plan, ${problem}`,
+  }));
 }

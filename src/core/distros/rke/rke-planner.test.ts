@@ -3,25 +3,12 @@ import { parse } from 'yaml';
 import { UprootError } from '../../../errors/index.js';
 import { stepOptionsFromPlan } from '../distro.js';
 import { jsonPatchBetween } from '../shared/plan-building.js';
-import { example, replayObject, replayText } from '../shared/test-support/examples.js';
+import { codeOf, example, planFile, replayObject, replayText } from '../shared/test-support/examples.js';
 import { rkeEffectiveSettings, rkeExternalProblems } from './effective-config.js';
 import { rkePlanner } from './index.js';
 import type { RkeDefinition } from './rke-cluster.js';
 
-function planOf(text: string, options = {}) {
-  const def = rkePlanner.read([{ path: 'cluster.yml', text }]) as RkeDefinition;
-  return { def, plan: rkePlanner.plan(def, options) };
-}
-
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    if (UprootError.is(error)) return error.code;
-    throw error;
-  }
-  return 'no error';
-}
+const planOf = planFile<RkeDefinition>(rkePlanner, 'cluster.yml');
 
 describe.each([
   ['rke-cluster.yml', [] as string[]],

@@ -1,6 +1,6 @@
 /** RKE2 (Rancher provisioning v2) planner. */
-import { InputError } from '../../../errors/index.js';
 import type { DistroPlanner } from '../distro.js';
+import { singleFile } from '../shared/yaml-source.js';
 import { findClusters, readRke2Cluster, type Rke2Definition } from './rke2-cluster.js';
 import { planRke2 } from './rke2-planner.js';
 import { rke2ApplyStep } from './rke2-steps.js';
@@ -9,16 +9,13 @@ import { rke2ApplyStepToText } from './rke2-text.js';
 export const rke2Planner: DistroPlanner = {
   name: 'rke2',
   detect: (documents) => findClusters(documents).length > 0,
-  read(files) {
-    const [file, ...rest] = files;
-    if (!file || rest.length > 0) {
-      throw new InputError('UP-PLAN-RKE2-FILES', `an RKE2 plan reads one cluster file, got ${files.length}`, {
-        location: { field: '--cluster-file', value: files.map((f) => f.path).join(', ') },
+  read: (files) =>
+    readRke2Cluster(
+      singleFile(files, 'UP-PLAN-RKE2-FILES', {
+        distro: 'RKE2',
         hint: 'give the file with the Rancher provisioning Cluster once',
-      });
-    }
-    return readRke2Cluster(file);
-  },
+      }),
+    ),
   plan: (definition, options) => planRke2(definition as Rke2Definition, options),
   applyStep: rke2ApplyStep,
   applyStepToText: rke2ApplyStepToText,

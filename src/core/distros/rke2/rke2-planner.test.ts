@@ -3,7 +3,14 @@ import { parse, parseAllDocuments } from 'yaml';
 import { UprootError } from '../../../errors/index.js';
 import { stepOptionsFromPlan } from '../distro.js';
 import { jsonPatchBetween } from '../shared/plan-building.js';
-import { changedLines, example, replayObject, replayText } from '../shared/test-support/examples.js';
+import {
+  changedLines,
+  codeOf,
+  example,
+  planFile,
+  replayObject,
+  replayText,
+} from '../shared/test-support/examples.js';
 import { externalProblems, rke2NodeKinds, rke2EffectiveSettings } from './effective-config.js';
 import { rke2Planner } from './index.js';
 import { roleLabels } from './machine-selector.js';
@@ -11,20 +18,7 @@ import type { Rke2Definition } from './rke2-cluster.js';
 
 const EXAMPLE = example('rke2-cluster.yaml');
 
-function planOf(text: string, options = {}) {
-  const def = rke2Planner.read([{ path: 'cluster.yaml', text }]) as Rke2Definition;
-  return { def, plan: rke2Planner.plan(def, options) };
-}
-
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    if (UprootError.is(error)) return error.code;
-    throw error;
-  }
-  return 'no error';
-}
+const planOf = planFile<Rke2Definition>(rke2Planner, 'cluster.yaml');
 
 const MINIMAL = `apiVersion: provisioning.cattle.io/v1
 kind: Cluster

@@ -2,27 +2,32 @@
  * The RKE2 plan (seed 002's RKE2 tab, seed 004's out-of-tree setup): every step as a concrete change to the
  * Rancher provisioning Cluster, merged into what the user has, with its gates and undo.
  */
-import { InputError } from '../../../errors/index.js';
 import { minorString } from '../../kubernetes-version/index.js';
-import type { Artifact, MigrationPlan, PlanStep, StepId } from '../../plan/plan-types.js';
-import type { PlanOptions, StepOptions } from '../distro.js';
+import type { MigrationPlan } from '../../plan/plan-types.js';
+import type { PlanOptions } from '../distro.js';
 import { CONTROL_PLANE_LABEL, helmChartYaml, renderHelmChart, valuesYaml } from '../shared/ccm-chart.js';
 import {
-  baseName,
-  definitionEdit,
-  stepArtifactPath,
-  type DefinitionState,
-} from '../shared/definition-edit.js';
+  cordonStep,
+  disableLeaderMigrationStep,
+  enableLeaderMigrationStep,
+  kcmLeaseGrantStep,
+  switchToExternalStep,
+  verifyProviderIdsStep,
+} from '../shared/common-steps.js';
+import { definitionEditor, editChanges, undoChanges } from '../shared/definition-edit.js';
 import { isRecord, type JsonRecord } from '../shared/json-value.js';
-import { cordonStep, kcmLeaseGrantStep, verifyProviderIdsStep } from '../shared/common-steps.js';
+import { PlanAssembly } from '../shared/plan-assembly.js';
+import { gates } from '../shared/plan-building.js';
 import {
   ccmImage,
   ccmTags,
   csiMigrationFindings,
+  migrationPlan,
+  notAwsError,
   nothingToDoPlan,
   rejectForeignOptions,
+  stepOptionsFor,
 } from '../shared/plan-common.js';
-import { gates, handOverGates } from '../shared/plan-building.js';
 import { checkCurrentVersion, checkInTreeExists, resolveTarget } from '../shared/version-policy.js';
 import { locate } from '../shared/yaml-source.js';
 import { externalProblems, rke2NodeKinds, selectorEntries, usesInTreeAws } from './effective-config.js';
@@ -69,20 +74,8 @@ export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPl
     );
   }
   if (state === 'not-aws') {
-    throw new InputError(
-      'UP-PLAN-NOT-AWS',
-      `${def.source}: the cluster does not use the AWS cloud provider`,
-      {
-        location: locate(parsed, docIndex, [
-          ...pathInDoc,
-          'spec',
-          'rkeConfig',
-          'machineGlobalConfig',
-          'cloud-provider-name',
-        ]),
-        hint: 'uproot migrates clusters from the in-tree AWS provider (cloud-provider-name: aws) to the aws-cloud-controller-manager',
-      },
-    );
+    const path = [...pathInDoc, 'spec', 'rkeConfig', 'machineGlobalConfig', 'cloud-provider-name'];
+    throw notAwsError('UP-PLAN-NOT-AWS', def, locate(parsed, docIndex, path), 'cloud-provider-name: aws');
   }
   if (state === 'in-tree')
     checkInTreeExists(def.kubernetesVersion, versionLocation, 'cloud-provider-name: aws');
@@ -91,77 +84,49 @@ export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPl
   const tags = ccmTags('rke2', versions, options.ccmImageTag);
   const supervisorNaming = reliesOnSupervisorNaming(cluster);
   const keepAwsNodeNaming = options.keepAwsNodeNaming ?? supervisorNaming;
-  const stepOptions: StepOptions = {
-    currentVersion: versions.current.raw,
-    targetVersion: versions.target.raw,
-    ccmInstallTag: tags.installTag,
-    ccmTargetTag: tags.targetTag,
-    leaderMigrationConfig: 'default',
-    decisions: { keepAwsNodeNaming, ccmInstall: 'additional-manifest', upgrade: versions.upgrade },
-  };
+  const stepOptions = stepOptionsFor(versions, tags, 'default', {
+    keepAwsNodeNaming,
+    ccmInstall: 'additional-manifest',
+  });
 
-  const file = def.file.path;
-  const target = {
-    api: 'management' as const,
-    apiVersion: String(cluster.apiVersion),
-    kind: 'Cluster',
-    namespace: def.namespace,
-    name: def.name,
-  };
-  const render = (object: unknown): string => rke2RenderFile(def, object);
-  let state0: DefinitionState = { object: cluster, text: def.file.text };
-  const artifacts: Artifact[] = [];
-  const steps: PlanStep[] = [];
-
-  const edit = (id: StepId, description: string, undoDescription: string) => {
-    const result = definitionEdit({
-      file,
-      target,
-      before: state0,
-      afterObject: rke2ApplyStep(id, state0.object, stepOptions),
-      render,
-      description,
-      undoDescription,
-    });
-    if (result) {
-      state0 = result.after;
-      artifacts.push({
-        path: stepArtifactPath(steps.length, id, baseName(file)),
-        description: `${file} after step ${id}`,
-        content: result.after.text,
-      });
-    }
-    return result;
-  };
+  const plan = new PlanAssembly();
+  const definition = definitionEditor({
+    file: def.file.path,
+    target: {
+      api: 'management',
+      apiVersion: String(cluster.apiVersion),
+      kind: 'Cluster',
+      namespace: def.namespace,
+      name: def.name,
+    },
+    start: { object: cluster, text: def.file.text },
+    render: (object) => rke2RenderFile(def, object),
+    apply: (id, object) => rke2ApplyStep(id, object, stepOptions),
+    assembly: plan,
+  });
 
   const grant = kcmLeaseGrantStep();
-  steps.push(grant.step);
+  plan.addStep(grant.step);
 
-  const enable = edit(
+  const enable = definition.edit(
     'enable-leader-migration',
     'Add enable-leader-migration to kube-controller-manager-arg for control-plane machines (machineSelectorConfig), keeping cloud-provider-name: aws.',
     'Remove enable-leader-migration from kube-controller-manager-arg again.',
   );
-  steps.push({
-    id: 'enable-leader-migration',
-    title: 'Enable leader migration on kube-controller-manager',
-    description:
-      'Rancher rolls the control-plane nodes; each KCM (still in-tree AWS) then runs route, service and cloud-node-lifecycle under the migration lease. From 1.22 the default configuration needs no file.',
-    source: `${SEED_002}, step 1`,
-    changes: enable ? [enable.change] : [],
-    gates: [
-      gates.clusterRolledOut(),
-      gates.controlPlaneFlags('aws', true),
-      gates.migrationLeaseHeld('kube-controller-manager'),
-    ],
-    undo: {
-      description: 'Edit the Cluster back; Rancher rolls the control plane again.',
-      changes: enable ? [enable.undo] : [],
-    },
-    optional: false,
-  });
+  plan.addStep(
+    enableLeaderMigrationStep({
+      description:
+        'Rancher rolls the control-plane nodes; each KCM (still in-tree AWS) then runs route, service and cloud-node-lifecycle under the migration lease. From 1.22 the default configuration needs no file.',
+      source: `${SEED_002}, step 1`,
+      changes: editChanges(enable),
+      undo: {
+        description: 'Edit the Cluster back; Rancher rolls the control plane again.',
+        changes: undoChanges(enable),
+      },
+    }),
+  );
 
-  steps.push(
+  plan.addStep(
     cordonStep(
       CP_SELECTOR,
       `kubectl cordon -l "${CP_SELECTOR}", so the CCM's chart installs and its pods start on nodes only as they are updated to the external provider.`,
@@ -169,39 +134,41 @@ export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPl
     ),
   );
 
-  const install = edit(
+  const install = definition.edit(
     'install-ccm',
     `Append the aws-cloud-controller-manager HelmChart to spec.rkeConfig.additionalManifest (your other manifests are kept), image pinned to ${tags.installTag}, --enable-leader-migration=true.`,
     'Remove the HelmChart from additionalManifest again.',
   );
-  const installValues = ccmValuesOf(state0.object);
+  const installValues = ccmValuesOf(definition.current.object);
   if (installValues) {
-    artifacts.push({
-      path: 'ccm/values.yaml',
-      description: 'Helm values of the CCM at install',
-      content: valuesYaml(installValues),
-    });
-    artifacts.push({
-      path: 'ccm/helmchart.yaml',
-      description: 'The HelmChart as added to additionalManifest',
-      content: helmChartYaml(renderHelmChart(valuesYaml(installValues))),
-    });
+    plan.addArtifact(
+      {
+        path: 'ccm/values.yaml',
+        description: 'Helm values of the CCM at install',
+        content: valuesYaml(installValues),
+      },
+      {
+        path: 'ccm/helmchart.yaml',
+        description: 'The HelmChart as added to additionalManifest',
+        content: helmChartYaml(renderHelmChart(valuesYaml(installValues))),
+      },
+    );
   }
-  steps.push({
+  plan.addStep({
     id: 'install-ccm',
     title: 'Install the aws-cloud-controller-manager with leader migration',
     description: `Rancher delivers additionalManifest to the control-plane nodes and RKE2's helm-controller installs the chart. The image is pinned to ${ccmImage(tags.installTag)} (the chart's default v1.35.0 would be newer than the API server and name its controllers differently from the ${minorString(versions.current)} KCMs).`,
     source: `${SEED_002}, step 3; ${SEED_004}, step 4 and Helm values`,
-    changes: install ? [install.change] : [],
+    changes: editChanges(install),
     gates: [],
     undo: {
       description: 'Remove the HelmChart from additionalManifest.',
-      changes: install ? [install.undo] : [],
+      changes: undoChanges(install),
     },
     optional: false,
   });
 
-  steps.push({
+  plan.addStep({
     id: 'wait-ccm-rollout',
     title: 'Wait until Rancher has delivered the chart',
     description:
@@ -216,59 +183,50 @@ export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPl
   const upgradeText = versions.upgrade
     ? ` and spec.kubernetesVersion ${versions.target.raw} (the CCM image moves to ${tags.targetTag})`
     : '';
-  const switched = edit(
+  const switched = definition.edit(
     'switch-to-external',
     keepAwsNodeNaming
       ? `Override the cloud provider per role (etcd, control-plane, worker: kubelet-arg cloud-provider=external; control-plane also kube-apiserver-arg, kube-controller-manager-arg cloud-provider=external and disable-cloud-controller: true), keep cloud-provider-name: aws for node naming, remove enable-leader-migration${upgradeText}.`
       : `Set cloud-provider-name: external and remove enable-leader-migration from kube-controller-manager-arg${upgradeText}.`,
     'Edit the Cluster back to the in-tree provider with leader migration (only possible while the version is below 1.27).',
   );
-  steps.push({
-    id: 'switch-to-external',
-    title: 'Switch the cluster to the external cloud provider',
-    description:
-      'Rancher updates the nodes one by one; as each control-plane node restarts, its KCM stops running the cloud controllers and the CCM pods take the migration lease. uproot uncordons the control-plane nodes afterwards (a no-op where Rancher already did); leader migration keeps a CCM that starts early safe.',
-    source: `${SEED_002}, step 5; ${SEED_004}, step 2`,
-    changes: [
-      ...(switched ? [switched.change] : []),
-      {
-        type: 'uncordon-nodes',
-        description: `Uncordon nodes matching ${CP_SELECTOR}.`,
-        selector: CP_SELECTOR,
+  plan.addStep(
+    switchToExternalStep({
+      description:
+        'Rancher updates the nodes one by one; as each control-plane node restarts, its KCM stops running the cloud controllers and the CCM pods take the migration lease. uproot uncordons the control-plane nodes afterwards (a no-op where Rancher already did); leader migration keeps a CCM that starts early safe.',
+      source: `${SEED_002}, step 5; ${SEED_004}, step 2`,
+      changes: editChanges(switched),
+      selector: CP_SELECTOR,
+      undo: {
+        description: versions.upgrade
+          ? 'Rolling back re-enables the in-tree provider and leader migration on the KCMs; it is impossible once the cluster runs 1.27 (no in-tree provider there).'
+          : 'Edit the Cluster back: the KCMs return to the in-tree provider with leader migration and take the migration lease back from the CCM (seed 003, rollback).',
+        changes: undoChanges(switched),
       },
-    ],
-    gates: [gates.clusterRolledOut(), gates.controlPlaneFlags('external', false), ...handOverGates()],
-    undo: {
-      description: versions.upgrade
-        ? 'Rolling back re-enables the in-tree provider and leader migration on the KCMs; it is impossible once the cluster runs 1.27 (no in-tree provider there).'
-        : 'Edit the Cluster back: the KCMs return to the in-tree provider with leader migration and take the migration lease back from the CCM (seed 003, rollback).',
-      changes: switched ? [switched.undo] : [],
-    },
-    optional: false,
-  });
+    }),
+  );
 
-  const disabled = edit(
+  const disabled = definition.edit(
     'disable-leader-migration',
     'Remove --enable-leader-migration=true from the CCM args in the HelmChart values.',
     'Add --enable-leader-migration=true back to the CCM args.',
   );
-  steps.push({
-    id: 'disable-leader-migration',
-    title: 'Disable leader migration on the CCM (optional)',
-    description:
-      'Only one controller manager runs the cloud controllers now; the migration lease is no longer needed. Keeping it enabled is harmless and makes a rollback simpler.',
-    source: `${SEED_002}, step 5 (last part)`,
-    changes: disabled ? [disabled.change] : [],
-    // Every edit of the Cluster is rolled out by Rancher; wait for it, or the migration reports done while
-    // control-plane components are still restarting.
-    gates: [gates.clusterRolledOut(), gates.ccmRolledOut()],
-    undo: { description: 'Re-enable leader migration on the CCM.', changes: disabled ? [disabled.undo] : [] },
-    optional: true,
-  });
+  plan.addStep(
+    disableLeaderMigrationStep({
+      description:
+        'Only one controller manager runs the cloud controllers now; the migration lease is no longer needed. Keeping it enabled is harmless and makes a rollback simpler.',
+      source: `${SEED_002}, step 5 (last part)`,
+      changes: editChanges(disabled),
+      // Every edit of the Cluster is rolled out by Rancher; wait for it, or the migration reports done while
+      // control-plane components are still restarting.
+      gates: [gates.clusterRolledOut(), gates.ccmRolledOut()],
+      undo: { description: 'Re-enable leader migration on the CCM.', changes: undoChanges(disabled) },
+    }),
+  );
 
-  steps.push(verifyProviderIdsStep(`${SEED_002}, step 6`));
+  plan.addStep(verifyProviderIdsStep(`${SEED_002}, step 6`));
 
-  artifacts.push(grant.artifact);
+  plan.addArtifact(grant.artifact);
 
   const findings = [
     ...tags.findings,
@@ -280,23 +238,7 @@ export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPl
       installTag: tags.installTag,
     }),
     ...csiMigrationFindings(cluster),
-    ...finalStateFindings(state0.object),
+    ...finalStateFindings(definition.current.object),
   ];
-  return {
-    schemaVersion: 'uproot.dev/plan/v1',
-    distro: 'rke2',
-    cluster: { name: def.name, source: def.source },
-    kubernetes: { current: versions.current.raw, target: versions.target.raw },
-    ccm: {
-      image: ccmImage(tags.installTag),
-      installTag: tags.installTag,
-      targetTag: tags.targetTag,
-      leaderMigrationConfig: 'default',
-    },
-    outcome: { type: 'migrate' },
-    steps,
-    findings,
-    artifacts,
-    decisions: stepOptions.decisions,
-  };
+  return migrationPlan(def, stepOptions, { steps: plan.steps, findings, artifacts: plan.artifacts });
 }

@@ -1,11 +1,22 @@
-/** Steps that RKE2 and RKE plan the same way (only selectors and sources differ). */
-import type { Artifact, PlanStep } from '../../plan/plan-types.js';
+/**
+ * Steps the planners build the same way: wording, selectors and sources differ, the step's identity and
+ * (for RKE2 and RKE, whose every edit is rolled out node by node) its gates do not.
+ */
+import type { Artifact, Change, Gate, PlanStep } from '../../plan/plan-types.js';
 import {
   LEADER_LOCKING_ROLE,
   migrationLeasePatch,
   revokeMigrationLeasePatch,
 } from './migration-lease-rbac.js';
-import { gates } from './plan-building.js';
+import { gates, handOverGates } from './plan-building.js';
+
+/** What a planner words itself; the rest of the step is the same for every distribution. */
+interface StepParts {
+  readonly description: string;
+  readonly source: string;
+  readonly changes: Change[];
+  readonly undo: PlanStep['undo'];
+}
 
 /**
  * The KCM's migration-lease grant. Rancher's guide has no such step, but the KCM's default leader-locking Role
@@ -46,9 +57,59 @@ export function cordonStep(selector: string, description: string, source: string
     gates: [gates.nodesCordoned(selector)],
     undo: {
       description: 'Uncordon the control-plane nodes.',
-      changes: [{ type: 'uncordon-nodes', description: `Uncordon nodes matching ${selector}.`, selector }],
+      changes: [uncordonChange(selector)],
     },
     optional: false,
+  };
+}
+
+export function uncordonChange(selector: string): Change {
+  return { type: 'uncordon-nodes', description: `Uncordon nodes matching ${selector}.`, selector };
+}
+
+/** RKE2 and RKE: the cluster is rolled out with leader migration on the (still in-tree) KCMs. */
+export function enableLeaderMigrationStep(parts: StepParts): PlanStep {
+  return {
+    id: 'enable-leader-migration',
+    title: 'Enable leader migration on kube-controller-manager',
+    description: parts.description,
+    source: parts.source,
+    changes: parts.changes,
+    gates: [
+      gates.clusterRolledOut(),
+      gates.controlPlaneFlags('aws', true),
+      gates.migrationLeaseHeld('kube-controller-manager'),
+    ],
+    undo: parts.undo,
+    optional: false,
+  };
+}
+
+/** RKE2 and RKE: the rollout to the external provider, then the cordoned control plane is uncordoned. */
+export function switchToExternalStep(parts: StepParts & { readonly selector: string }): PlanStep {
+  return {
+    id: 'switch-to-external',
+    title: 'Switch the cluster to the external cloud provider',
+    description: parts.description,
+    source: parts.source,
+    changes: [...parts.changes, uncordonChange(parts.selector)],
+    gates: [gates.clusterRolledOut(), gates.controlPlaneFlags('external', false), ...handOverGates()],
+    undo: parts.undo,
+    optional: false,
+  };
+}
+
+/** Every distribution: leader migration off on the CCM, optional (keeping it makes a rollback simpler). */
+export function disableLeaderMigrationStep(parts: StepParts & { readonly gates: Gate[] }): PlanStep {
+  return {
+    id: 'disable-leader-migration',
+    title: 'Disable leader migration on the CCM (optional)',
+    description: parts.description,
+    source: parts.source,
+    changes: parts.changes,
+    gates: parts.gates,
+    undo: parts.undo,
+    optional: true,
   };
 }
 

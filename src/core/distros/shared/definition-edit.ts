@@ -2,8 +2,9 @@
  * A step that edits the cluster definition (a Rancher Cluster object or a cluster.yml): the change with its
  * JSON patch and reviewable diff, the undo, and the file as it stands after the step.
  */
-import type { Change, ObjectRef } from '../../plan/plan-types.js';
+import type { Change, ObjectRef, StepId } from '../../plan/plan-types.js';
 import { deepEqual } from './json-value.js';
+import type { PlanAssembly } from './plan-assembly.js';
 import { jsonPatchBetween, unifiedDiff } from './plan-building.js';
 
 export interface DefinitionState {
@@ -52,9 +53,56 @@ export function definitionEdit(options: {
   };
 }
 
-/** `steps/03-install-ccm/cluster.yaml`: where --out puts the file as it stands after a step. */
-export function stepArtifactPath(index: number, stepId: string, fileName: string): string {
-  return `steps/${String(index + 1).padStart(2, '0')}-${stepId}/${fileName}`;
+/** The definition edited step after step; each edit records the file as it stands after its step. */
+export interface DefinitionEditor {
+  readonly current: DefinitionState;
+  /** Applies step `id` to the current definition; undefined when the step changes nothing. */
+  edit(id: StepId, description: string, undoDescription: string): DefinitionEdit | undefined;
+}
+
+export function definitionEditor(options: {
+  readonly file: string;
+  readonly target: ObjectRef | { file: string };
+  readonly start: DefinitionState;
+  readonly render: (object: unknown) => string;
+  /** The step's pure transformation of the definition. */
+  readonly apply: (id: StepId, object: unknown) => unknown;
+  readonly assembly: PlanAssembly;
+}): DefinitionEditor {
+  const { file, target, render, assembly } = options;
+  let current = options.start;
+  return {
+    get current() {
+      return current;
+    },
+    edit(id, description, undoDescription) {
+      const afterObject = options.apply(id, current.object);
+      const result = definitionEdit({
+        file,
+        target,
+        before: current,
+        afterObject,
+        render,
+        description,
+        undoDescription,
+      });
+      if (result) {
+        current = result.after;
+        assembly.addFileAfterStep(id, baseName(file), result.after.text, file);
+      }
+      return result;
+    },
+  };
+}
+
+/** The edit's change (and the changes that go with it), or none when the step was already applied. */
+export function editChanges(edit: DefinitionEdit | undefined, ...also: Change[]): Change[] {
+  return edit ? [edit.change, ...also] : [];
+}
+
+/** The edit's undo (and the changes that go with it), or none when the step changed nothing. */
+export function undoChanges(edit: DefinitionEdit | undefined, ...also: Change[]): Change[] {
+  return edit ? [edit.undo, ...also] : [];
 }
 
 export function baseName(path: string): string {

@@ -1,5 +1,8 @@
-/** Pieces of a plan every distribution builds the same way: CCM tags, nothing-to-do plans, shared findings. */
-import { InputError } from '../../../errors/index.js';
+/**
+ * Pieces of a plan every distribution builds the same way: CCM tags, step options, the plan itself (or the
+ * nothing-to-do plan), shared findings.
+ */
+import { InputError, type ErrorLocation } from '../../../errors/index.js';
 import {
   CCM_IMAGE_REPOSITORY,
   ccmImageTagFor,
@@ -7,8 +10,15 @@ import {
   defaultConfigIsSafe,
 } from '../../leader-migration/index.js';
 import type { KubernetesVersion } from '../../kubernetes-version/index.js';
-import type { Distro, MigrationPlan, PlanFinding } from '../../plan/plan-types.js';
-import type { ClusterDefinition, PlanOptions } from '../distro.js';
+import type {
+  Artifact,
+  Distro,
+  MigrationPlan,
+  PlanDecisions,
+  PlanFinding,
+  PlanStep,
+} from '../../plan/plan-types.js';
+import type { ClusterDefinition, PlanOptions, StepOptions } from '../distro.js';
 import type { VersionPlan } from './version-policy.js';
 
 export interface CcmTags {
@@ -68,6 +78,48 @@ export function ccmImage(tag: string): string {
   return `${CCM_IMAGE_REPOSITORY}:${tag}`;
 }
 
+/** What every step transformation of this plan needs: versions, CCM tags, and the planner's decisions. */
+export function stepOptionsFor(
+  versions: VersionPlan,
+  tags: CcmTags,
+  leaderMigrationConfig: StepOptions['leaderMigrationConfig'],
+  decisions: Omit<PlanDecisions, 'upgrade'>,
+): StepOptions {
+  return {
+    currentVersion: versions.current.raw,
+    targetVersion: versions.target.raw,
+    ccmInstallTag: tags.installTag,
+    ccmTargetTag: tags.targetTag,
+    leaderMigrationConfig,
+    decisions: { ...decisions, upgrade: versions.upgrade },
+  };
+}
+
+/** The migration plan: its header comes from the step options, so it says exactly what the steps were built with. */
+export function migrationPlan(
+  definition: ClusterDefinition,
+  options: StepOptions,
+  parts: { readonly steps: PlanStep[]; readonly findings: PlanFinding[]; readonly artifacts: Artifact[] },
+): MigrationPlan {
+  return {
+    schemaVersion: 'uproot.dev/plan/v1',
+    distro: definition.distro,
+    cluster: { name: definition.name, source: definition.source },
+    kubernetes: { current: options.currentVersion, target: options.targetVersion },
+    ccm: {
+      image: ccmImage(options.ccmInstallTag),
+      installTag: options.ccmInstallTag,
+      targetTag: options.ccmTargetTag,
+      leaderMigrationConfig: options.leaderMigrationConfig,
+    },
+    outcome: { type: 'migrate' },
+    steps: parts.steps,
+    findings: parts.findings,
+    artifacts: parts.artifacts,
+    decisions: options.decisions,
+  };
+}
+
 /** The plan for a cluster that already runs the external provider: no steps, exit 0. */
 export function nothingToDoPlan(
   definition: ClusterDefinition,
@@ -86,6 +138,22 @@ export function nothingToDoPlan(
     findings,
     artifacts: [],
   };
+}
+
+/**
+ * RKE2 and RKE: the definition names neither the in-tree AWS provider nor the external one. The caller names
+ * the code, so docs/errors.md lists the planner as where it is raised.
+ */
+export function notAwsError(
+  code: 'UP-PLAN-NOT-AWS',
+  definition: ClusterDefinition,
+  location: ErrorLocation,
+  setting: string,
+): InputError {
+  return new InputError(code, `${definition.source}: the cluster does not use the AWS cloud provider`, {
+    location,
+    hint: `uproot migrates clusters from the in-tree AWS provider (${setting}) to the aws-cloud-controller-manager`,
+  });
 }
 
 /** Seed 004: clusters that kept in-tree EBS volumes with CSIMigrationAWS=false lose them with the external provider. */

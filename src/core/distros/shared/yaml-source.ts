@@ -20,6 +20,22 @@ export interface ParsedYamlFile {
   readonly lineCounter: LineCounter;
 }
 
+/** RKE2 and RKE read one cluster file; more or none is bad input (`code` names the distribution's error). */
+export function singleFile(
+  files: readonly SourceFile[],
+  code: string,
+  refusal: { readonly distro: string; readonly hint: string },
+): SourceFile {
+  const [file, ...rest] = files;
+  if (!file || rest.length > 0) {
+    throw new InputError(code, `an ${refusal.distro} plan reads one cluster file, got ${files.length}`, {
+      location: { field: '--cluster-file', value: files.map((f) => f.path).join(', ') },
+      hint: refusal.hint,
+    });
+  }
+  return file;
+}
+
 /** Parses every document of a YAML file; a syntax error becomes an InputError at its line and column. */
 export function parseYamlFile(file: SourceFile): ParsedYamlFile {
   const lineCounter = new LineCounter();

@@ -1,7 +1,8 @@
-/** Test helpers: the shipped examples, and replaying a plan's object transformations. */
+/** Test helpers: the shipped examples, planning a file, error codes, and replaying a plan's transformations. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { DistroPlanner, SourceFile } from '../../distro.js';
+import { UprootError } from '../../../../errors/index.js';
+import type { ClusterDefinition, DistroPlanner, PlanOptions, SourceFile } from '../../distro.js';
 import { stepOptionsFromPlan } from '../../distro.js';
 import type { MigrationPlan } from '../../../plan/plan-types.js';
 
@@ -9,6 +10,25 @@ const EXAMPLES_DIR = fileURLToPath(new URL('../../../../../examples/', import.me
 
 export function example(name: string): SourceFile {
   return { path: `examples/${name}`, text: readFileSync(`${EXAMPLES_DIR}${name}`, 'utf8') };
+}
+
+/** Reads `text` as the one file `path` and plans it. */
+export function planFile<D extends ClusterDefinition>(planner: DistroPlanner, path: string) {
+  return (text: string, options: PlanOptions = {}): { def: D; plan: MigrationPlan } => {
+    const def = planner.read([{ path, text }]) as D;
+    return { def, plan: planner.plan(def, options) };
+  };
+}
+
+/** The code of the UprootError `fn` throws, or 'no error'. */
+export function codeOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    if (UprootError.is(error)) return error.code;
+    throw error;
+  }
+  return 'no error';
 }
 
 /** Applies every step's object transformation in order (what the engine does to the live object). */

@@ -1,0 +1,175 @@
+/**
+ * The RKE plan's CCM chart. RKE installs no charts: where the cluster runs helm-controller uproot applies a
+ * HelmChart, otherwise a person runs helm with the values file. The chart is installed with leader migration,
+ * moves to the target minor with the cluster, and finally runs without leader migration.
+ */
+import type { Change, PlanFinding, PlanStep } from '../../plan/plan-types.js';
+import {
+  helmChartYaml,
+  helmInstallCommand,
+  renderCcmValues,
+  renderHelmChart,
+  valuesYaml,
+  withImageTag,
+  withoutLeaderMigration,
+} from '../shared/ccm-chart.js';
+import { disableLeaderMigrationStep } from '../shared/common-steps.js';
+import type { JsonRecord } from '../shared/json-value.js';
+import type { PlanAssembly } from '../shared/plan-assembly.js';
+import { gates } from '../shared/plan-building.js';
+import { ccmImage, type CcmTags } from '../shared/plan-common.js';
+import { withoutBootstrap } from './rke-findings.js';
+
+export interface RkeCcmChart {
+  /** The cluster runs helm-controller (found in addons): the chart is a HelmChart uproot applies. */
+  readonly helmController: boolean;
+  readonly tags: CcmTags;
+  readonly installValues: JsonRecord;
+  readonly targetValues: JsonRecord;
+  /** The CCM moves to the target minor's release with the cluster. */
+  readonly moves: boolean;
+}
+
+export function runsHelmController(rke: JsonRecord): boolean {
+  const addons = typeof rke.addons === 'string' ? rke.addons : '';
+  const includes = Array.isArray(rke.addons_include) ? rke.addons_include.join('\n') : '';
+  return /helm-controller|helm\.cattle\.io/.test(`${addons}\n${includes}`);
+}
+
+export function rkeCcmChart(helmController: boolean, tags: CcmTags): RkeCcmChart {
+  return {
+    helmController,
+    tags,
+    installValues: renderCcmValues({ flavor: 'rke', imageTag: tags.installTag, leaderMigration: true }),
+    targetValues: renderCcmValues({ flavor: 'rke', imageTag: tags.targetTag, leaderMigration: true }),
+    moves: tags.targetTag !== tags.installTag,
+  };
+}
+
+function targetValuesPath(chart: RkeCcmChart): string {
+  return `ccm/values-${chart.tags.targetTag}.yaml`;
+}
+
+const FINAL_VALUES = 'ccm/values-without-leader-migration.yaml';
+
+function chartChange(chart: RkeCcmChart, values: JsonRecord, valuesPath: string, what: string): Change {
+  return chart.helmController
+    ? {
+        type: 'apply-object',
+        description: `${what}: apply the aws-cloud-controller-manager HelmChart (the cluster runs helm-controller).`,
+        api: 'downstream',
+        object: withoutBootstrap(renderHelmChart(valuesYaml(values))),
+      }
+    : {
+        type: 'manual',
+        description: `${what}: helm upgrade --install with ${valuesPath}.`,
+        instructions: helmInstallCommand(valuesPath),
+      };
+}
+
+/** The values files, then the install-ccm step. */
+export function addInstallCcm(plan: PlanAssembly, chart: RkeCcmChart, source: string): void {
+  const { helmController, installValues, tags } = chart;
+  plan.addArtifact({
+    path: 'ccm/values.yaml',
+    description: 'Helm values for the CCM install (seed 004, RKE)',
+    content: valuesYaml(installValues),
+  });
+  if (helmController)
+    plan.addArtifact({
+      path: 'ccm/helmchart.yaml',
+      description: 'The HelmChart for helm-controller',
+      content: helmChartYaml(withoutBootstrap(renderHelmChart(valuesYaml(installValues)))),
+    });
+  plan.addStep({
+    id: 'install-ccm',
+    title: 'Install the aws-cloud-controller-manager with leader migration',
+    description: `RKE installs no charts: ${helmController ? 'the cluster runs helm-controller, so uproot applies a HelmChart' : 'install it with helm and the values file'}. The image is pinned to ${ccmImage(tags.installTag)}; the values use RKE's node-role.kubernetes.io/controlplane selector and toleration and drop the chart's default control-plane selector (seed 004's manual DaemonSet edit).`,
+    source,
+    changes: [chartChange(chart, installValues, 'ccm/values.yaml', 'Install the CCM')],
+    gates: [],
+    undo: {
+      description: 'Uninstall the chart.',
+      changes: [
+        helmController
+          ? {
+              type: 'manual',
+              description: 'Delete the HelmChart',
+              instructions: 'kubectl delete helmchart -n kube-system aws-cloud-controller-manager',
+            }
+          : {
+              type: 'manual',
+              description: 'Uninstall the release',
+              instructions: 'helm uninstall -n kube-system aws-cloud-controller-manager',
+            },
+      ],
+    },
+    optional: false,
+  });
+}
+
+export function confirmInstalledStep(source: string): PlanStep {
+  return {
+    id: 'wait-ccm-rollout',
+    title: 'Confirm the chart is installed',
+    description:
+      'helm status -n kube-system aws-cloud-controller-manager shows the release deployed. Its pods may wait for the next step (seed 002: the control-plane nodes are cordoned); the DaemonSet rollout gate is checked in switch-to-external, and leader migration keeps a CCM that starts earlier safe.',
+    source,
+    changes: [],
+    gates: [],
+    undo: { description: 'Nothing to undo.', changes: [] },
+    optional: false,
+  };
+}
+
+/** Where the cluster moves to a newer minor: its values file, and the change that moves the CCM along. */
+export function moveCcmChanges(plan: PlanAssembly, chart: RkeCcmChart): Change[] {
+  if (!chart.moves) return [];
+  plan.addArtifact({
+    path: targetValuesPath(chart),
+    description: 'Helm values with the CCM at the target minor',
+    content: valuesYaml(chart.targetValues),
+  });
+  const what = `Move the CCM to ${chart.tags.targetTag} with the cluster`;
+  return [chartChange(chart, chart.targetValues, targetValuesPath(chart), what)];
+}
+
+/** The values without leader migration, then the (optional) disable-leader-migration step. */
+export function addDisableLeaderMigration(plan: PlanAssembly, chart: RkeCcmChart, source: string): void {
+  const finalValues = withoutLeaderMigration(withImageTag(chart.installValues, chart.tags.targetTag));
+  plan.addArtifact({
+    path: FINAL_VALUES,
+    description: 'Helm values after disabling leader migration',
+    content: valuesYaml(finalValues),
+  });
+  plan.addStep(
+    disableLeaderMigrationStep({
+      description:
+        'Upgrade the chart without --enable-leader-migration=true; only one controller manager runs the cloud controllers now.',
+      source,
+      changes: [chartChange(chart, finalValues, FINAL_VALUES, 'Disable leader migration')],
+      gates: [gates.ccmRolledOut()],
+      undo: {
+        description: 'Upgrade the chart with leader migration again.',
+        changes: [
+          chartChange(
+            chart,
+            chart.targetValues,
+            chart.moves ? targetValuesPath(chart) : 'ccm/values.yaml',
+            'Re-enable leader migration',
+          ),
+        ],
+      },
+    }),
+  );
+}
+
+export function ccmInstallFinding(chart: RkeCcmChart): PlanFinding {
+  return {
+    severity: 'info',
+    code: 'ccm-install-method',
+    message: chart.helmController
+      ? 'The cluster runs helm-controller (found in addons), so the CCM is installed by applying a HelmChart.'
+      : 'RKE does not install charts and no helm-controller was found in addons: install the CCM with helm and ccm/values.yaml (the plan has the command).',
+  };
+}

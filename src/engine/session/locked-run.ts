@@ -1,0 +1,103 @@
+/**
+ * What migrate and rollback do alike around the engine: refuse to change a cluster when nobody can confirm,
+ * hold the migration lock for the whole run, and wire the engine from the adapters and the caller's
+ * dependencies.
+ */
+import { resolve } from 'node:path';
+import { ProcessRunner, type CommandRunner } from '../../adapters/process/run-command.js';
+import type { Clock, Random } from '../../clock/index.js';
+import type { MigrationPlan } from '../../core/plan/plan-types.js';
+import { InputError } from '../../errors/index.js';
+import type { StepTransforms } from '../appliers/applier-types.js';
+import type { EventSink } from '../events.js';
+import type { OwnershipInference } from '../gates/ownership.js';
+import type { Connect } from './cluster-access.js';
+import { wireExecution, type Execution } from './engine-wiring.js';
+import type { JournalSession } from './journal-session.js';
+import { newRunId, openLockedJournal, type LockedJournal } from './locked-journal.js';
+import { executionSettings, type ExecutionFlags, type RunHost } from './run-settings.js';
+
+/** What a caller may inject into a journaled run; the defaults are the real clock, clusters and adapters. */
+export interface RunDeps {
+  readonly clock?: Clock;
+  readonly random?: Random;
+  /** Connects to the clusters (default: the kubeconfig). */
+  readonly connect?: Connect;
+  /** The distribution's pure step transformations for a plan (default: the planners'). */
+  readonly transformsFor?: (plan: MigrationPlan) => StepTransforms;
+  readonly runner?: CommandRunner;
+  readonly inference?: OwnershipInference;
+  readonly onEvent?: EventSink;
+  readonly runId?: string;
+}
+
+/** A run that changes the cluster needs --yes, or a terminal to ask at; a dry run needs neither. */
+export function requireConfirmation(
+  flags: { readonly dryRun?: boolean; readonly yes?: boolean },
+  host: RunHost,
+  code: string,
+  refusal: { readonly message: string; readonly hint: string },
+): void {
+  if (!flags.dryRun && !flags.yes && !(host.interactive && host.confirm)) {
+    throw new InputError(code, refusal.message, { location: { field: '--yes' }, hint: refusal.hint });
+  }
+}
+
+/** Runs `body` holding the migration lock (released however it ends), with the journal store behind it. */
+export async function withLockedJournal<T>(
+  session: JournalSession,
+  host: RunHost,
+  run: {
+    readonly stateDir: string | undefined;
+    readonly purpose: string;
+    readonly runId: string | undefined;
+  },
+  body: (locked: LockedJournal, runId: string) => Promise<T>,
+): Promise<T> {
+  const runId = run.runId ?? newRunId(session.random);
+  const locked = await openLockedJournal({
+    objects: session.journalObjects,
+    location: session.location,
+    runId,
+    clock: session.clock,
+    stateDir: resolve(host.cwd, run.stateDir ?? '.uproot'),
+    purpose: run.purpose,
+    ...(host.signal ? { signal: host.signal } : {}),
+  });
+  try {
+    return await body(locked, runId);
+  } finally {
+    await locked.release();
+  }
+}
+
+/** The appliers and gate runner for `plan`, from the flags and what the caller injected. */
+export function executionFor(
+  plan: MigrationPlan,
+  session: JournalSession,
+  run: {
+    readonly flags: ExecutionFlags;
+    readonly host: RunHost;
+    readonly transforms: StepTransforms;
+    readonly deps: RunDeps;
+    readonly signal: AbortSignal;
+    readonly force?: boolean;
+  },
+): Execution {
+  const { clock, random } = session;
+  const { deps } = run;
+  const settings = executionSettings(
+    run.flags,
+    run.host,
+    {
+      clock,
+      random,
+      runner: deps.runner ?? new ProcessRunner(clock),
+      transforms: run.transforms,
+      ...(deps.inference ? { inference: deps.inference } : {}),
+      ...(deps.onEvent ? { notify: deps.onEvent } : {}),
+    },
+    { signal: run.signal, force: run.force ?? false },
+  );
+  return wireExecution(plan, session.clusters, settings);
+}
