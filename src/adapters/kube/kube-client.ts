@@ -65,7 +65,7 @@ export class KubeApiError extends UprootError {
           status === 401
             ? 'the kubeconfig credentials were rejected; refresh them'
             : status === 403
-              ? 'the kubeconfig user lacks a permission uproot needs; see docs/migrate.md ("Permissions")'
+              ? 'the kubeconfig user lacks a permission uproot needs; see docs/permissions.md for what each command needs'
               : RETRYABLE.has(status)
                 ? 'the API server kept failing; check its health, then run the command again (with --resume for migrate)'
                 : 'see the message from the API server',
