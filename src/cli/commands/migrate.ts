@@ -189,7 +189,7 @@ function runText(result: RunResult, lockLost: Error | undefined): string {
       break;
     case 'gate-failed':
       lines.push(
-        `Step ${result.step} did not verify: ${describeGate(result.gate)} ${result.result.type === 'failed' ? `failed: ${result.result.reason}` : `timed out; last: ${result.result.last}`}`,
+        `${describeFailure(result.journal, result.step)} did not verify: ${describeGate(result.gate)} ${result.result.type === 'failed' ? `failed: ${result.result.reason}` : `timed out; last: ${result.result.last}`}`,
         `fix: ${result.result.fix}`,
         `Nothing was changed after ${result.step}. Once fixed, continue with ${resume} (it checks the gates again), or undo with \`uproot rollback\`.`,
       );
@@ -259,7 +259,9 @@ export function migrateJson(result: MigrateResult): unknown {
         ...base,
         result: r.type,
         ...('step' in r && r.step ? { step: r.step } : {}),
-        ...(r.type === 'gate-failed' ? { gate: r.gate, gateResult: r.result } : {}),
+        ...(r.type === 'gate-failed'
+          ? { ...codeOf(r.journal, r.step), gate: r.gate, gateResult: r.result }
+          : {}),
         ...(r.type === 'apply-failed'
           ? { error: { code: r.error.code, message: r.error.message, hint: r.error.hint } }
           : {}),
@@ -337,3 +339,19 @@ export const registerMigrateCommand: CommandRegistrar = (program, ctx) => {
   addExecutionOptions(cmd);
   cmd.action(ctx.run((opts: MigrateCliFlags) => runMigrate(opts, ctx)));
 };
+
+/** The stable code the journal recorded for a failed step (UP-GATE-<TYPE> for a gate). */
+function failureCode(journal: Journal, step: StepId): string | undefined {
+  const record = journal.steps.find((s) => s.id === step);
+  return record?.state === 'failed' ? record.code : undefined;
+}
+
+function describeFailure(journal: Journal, step: StepId): string {
+  const code = failureCode(journal, step);
+  return code ? `error ${code}: step ${step}` : `Step ${step}`;
+}
+
+function codeOf(journal: Journal, step: StepId): { code?: string } {
+  const code = failureCode(journal, step);
+  return code ? { code } : {};
+}

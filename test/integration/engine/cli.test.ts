@@ -114,6 +114,34 @@ describe('uproot migrate / status / rollback (CLI)', () => {
     ).toBeUndefined();
   });
 
+  it('a gate that cannot pass stops the run with its stable code (exit 1), in text and JSON', async () => {
+    const plan = smallPlan();
+    const first = plan.steps[0]!;
+    writeFileSync(
+      planFile,
+      JSON.stringify({
+        ...plan,
+        steps: [
+          { ...first, gates: [{ type: 'nodes-cordoned', selector: 'no-such-label=x', timeoutSeconds: 1 }] },
+          ...plan.steps.slice(1),
+        ],
+      }),
+    );
+    const flags = ['--kubeconfig', kubeconfig, '--plan', planFile, '--yes', '--gate-timeout-scale', '0.01'];
+    const json = await cli(['migrate', ...flags, '--skip-preflight', '-o', 'json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.out)).toMatchObject({
+      result: 'gate-failed',
+      code: 'UP-GATE-NODES-CORDONED',
+      gate: { type: 'nodes-cordoned' },
+    });
+    const text = await cli(['migrate', ...flags, '--resume']);
+    expect(text.code).toBe(1);
+    expect(text.out + text.err).toMatch(
+      /error UP-GATE-NODES-CORDONED: step grant-migration-lease did not verify/,
+    );
+  });
+
   it('asks at a terminal and does nothing when declined (exit 130)', async () => {
     const r = await cli(
       ['migrate', '--kubeconfig', kubeconfig, '--plan', planFile, '--skip-preflight'],
