@@ -10,7 +10,8 @@ import { RealClock, type Clock, type Random } from '../clock/index.js';
 import type { StepId } from '../core/plan/plan-types.js';
 import { UprootError } from '../errors/index.js';
 import { JournalMirror } from '../adapters/files/journal-mirror.js';
-import { leaseFacts } from '../adapters/kube/gate-reader.js';
+import { KubeGateReader, leaseFacts } from '../adapters/kube/gate-reader.js';
+import { readOwnershipEvidence } from './ownership-evidence.js';
 import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
 import type { KubeObjects } from '../adapters/kube/kube-objects.js';
 import { decideLock, type LockLease } from '../engine/lock/lock-decision.js';
@@ -18,6 +19,7 @@ import { LEASE_NAMESPACE } from '../engine/gates/lease-holder.js';
 import { watchedLeases, DEFAULT_MIGRATION_LEASE } from '../engine/gates/gate-runner.js';
 import {
   leaseOverlapInference,
+  ownershipInference,
   type OwnershipInference,
   type OwnershipOverlap,
 } from '../engine/gates/ownership.js';
@@ -167,8 +169,24 @@ export async function status(
     leases: live.leases,
     ...(live.lock ? { lock: live.lock } : {}),
     timeline: timeline.slice(-50),
-    overlaps: (deps.inference ?? leaseOverlapInference)(timeline),
+    overlaps: await overlapsOf(journal, timeline, clusterError ? undefined : clusters, now, deps.inference),
   };
+}
+
+/**
+ * Judged like the `no-ownership-overlap` gate when the cluster can be read (each holder profiled from its pod
+ * or the plan's phases); from the local copy, only the lease check, which needs nothing live.
+ */
+async function overlapsOf(
+  journal: Journal | undefined,
+  timeline: readonly LeaseObservation[],
+  clusters: { downstream: KubeObjects; management?: KubeObjects | undefined } | undefined,
+  now: number,
+  inference: OwnershipInference | undefined,
+): Promise<readonly OwnershipOverlap[]> {
+  if (!journal || !clusters) return (inference ?? leaseOverlapInference)(timeline);
+  const reader = new KubeGateReader(clusters.downstream, clusters.management);
+  return (inference ?? ownershipInference)(timeline, await readOwnershipEvidence(journal, reader, now));
 }
 
 async function readLive(

@@ -16,10 +16,8 @@ import type { NodeFacts } from '../engine/gates/gate-facts.js';
 import { someNames } from '../engine/gates/gate-verdict.js';
 import { evaluateLoadBalancersKept } from '../engine/gates/load-balancers.js';
 import { evaluateNodesInitialized } from '../engine/gates/node-gates.js';
-import type { OwnershipInference } from '../engine/gates/ownership.js';
-import { evaluateGate, readGateSnapshot } from '../engine/gates/evaluate-gate.js';
-import type { GateVerdict } from '../engine/gates/gate-verdict.js';
-import type { Journal } from '../engine/journal/journal-schema.js';
+import { evaluateNoOwnershipOverlap, type OwnershipInference } from '../engine/gates/ownership.js';
+import { readOwnershipEvidence } from './ownership-evidence.js';
 import { kubeconfigConnect, type Connect } from '../engine/session/cluster-access.js';
 import {
   controlPlaneSelectorFor,
@@ -133,7 +131,11 @@ export async function verify(
       fromVerdict(
         'no-ownership-overlap',
         'no controller ownership overlap',
-        await judgeOverlap(journal, reader, distro, selector, clock.now(), deps.inference),
+        evaluateNoOwnershipOverlap(
+          journal.leaseTimeline,
+          deps.inference,
+          await readOwnershipEvidence(journal, reader, clock.now()),
+        ),
       ),
     );
   } else {
@@ -260,28 +262,4 @@ async function providerIds(
     status: 'pass',
     detail: `all ${nodes.length} nodes match their EC2 instance in ${region}`,
   };
-}
-
-/**
- * The gate migrate ran after each step, judged now over the whole journaled timeline: each lease holder
- * profiled from its pod and the plan's phases (ownership-inference.ts), plus the lease check.
- */
-async function judgeOverlap(
-  journal: Journal,
-  reader: KubeGateReader,
-  distro: Distro,
-  selector: string,
-  now: number,
-  inference: OwnershipInference | undefined,
-): Promise<GateVerdict> {
-  const gate = { type: 'no-ownership-overlap' } as const;
-  const ctx = {
-    distro,
-    controlPlaneSelector: selector,
-    baseline: journal.baseline.loadBalancers,
-    timeline: journal.leaseTimeline,
-    history: journal,
-    ...(inference ? { inference } : {}),
-  };
-  return evaluateGate(gate, await readGateSnapshot(gate, reader, ctx), ctx, now);
 }

@@ -79,8 +79,11 @@ describe('uproot migrate / status / rollback (CLI)', () => {
       phase: { type: string };
       steps: { state: string }[];
       leases: { name: string }[];
+      overlaps: unknown[];
     };
     expect(report.source).toBe('cluster');
+    // Judged like the gate (holders profiled from their pods and the plan): no false alarm after a clean run.
+    expect(report.overlaps).toEqual([]);
     expect(report.phase.type).toBe('completed');
     expect(report.steps.map((x) => x.state)).toEqual(['verified', 'verified', 'verified', 'verified']);
     expect(report.leases.map((l) => l.name).sort()).toEqual([
