@@ -1,17 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Gate, StepId } from '../../core/plan/plan-types.js';
 import type { GateRecord, StepRecord } from '../journal/journal-schema.js';
-import { plan, step } from '../testing/plan-fixtures.js';
+import { flagsGate as flags, plan, step } from '../testing/plan-fixtures.js';
 import { coreObservations, holdersOf } from './ownership-inference.js';
 import { configPhases, phasesAt, type MigrationHistory } from './ownership-phases.js';
 import { evaluateNoOwnershipOverlap, ownershipInference } from './ownership.js';
 import { CCM, KCM, MIG, T0, at, managerPod, timelineOf, took } from './ownership-test-support.js';
 
-const flags = (cloudProvider: 'aws' | 'external', kcmLeaderMigration: boolean): Gate => ({
-  type: 'control-plane-flags',
-  expect: { cloudProvider, kcmLeaderMigration },
-  timeoutSeconds: 60,
-});
 const rollout: Gate = {
   type: 'daemonset-rolled-out',
   namespace: 'kube-system',

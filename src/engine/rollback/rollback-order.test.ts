@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Gate } from '../../core/plan/plan-types.js';
-import { plan, step } from '../testing/plan-fixtures.js';
+import { flagsGate as flags, plan, step } from '../testing/plan-fixtures.js';
 import { gatesAfterUndo } from './rollback-order.js';
 
 const rollout: Gate = { type: 'cluster-rolled-out', timeoutSeconds: 60 };
-const flags = (cloudProvider: 'aws' | 'external', kcmLeaderMigration: boolean): Gate => ({
-  type: 'control-plane-flags',
-  expect: { cloudProvider, kcmLeaderMigration },
-  timeoutSeconds: 60,
-});
 const rbac: Gate = {
   type: 'rbac-allows',
   user: 'u',

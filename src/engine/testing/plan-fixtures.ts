@@ -74,3 +74,9 @@ export const manual = (instructions: string): Change => ({
   description: 'a manual step',
   instructions,
 });
+
+export const flagsGate = (cloudProvider: 'aws' | 'external', kcmLeaderMigration: boolean): Gate => ({
+  type: 'control-plane-flags',
+  expect: { cloudProvider, kcmLeaderMigration },
+  timeoutSeconds: 60,
+});
