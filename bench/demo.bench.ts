@@ -15,14 +15,14 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
-import { RealClock, VirtualClock, type Clock } from '../src/clock/index.js';
+import { RealClock, VirtualClock } from '../src/clock/index.js';
 import { ec2Instances } from '../src/cli/commands/verify.js';
 import { awsEnvironment } from '../src/sandbox/aws/index.js';
 import { runDemo } from '../src/sandbox/demo/run-demo.js';
 import { loadScenario } from '../src/sandbox/scenarios/index.js';
-import { startTwin, type Twin } from '../src/sandbox/twin/index.js';
+import { startTwin } from '../src/sandbox/twin/index.js';
 import { verify } from '../src/toolkit/verify.js';
+import { ccmHelmChart, patchCluster, rolledOut, until } from './support/rke2-twin-script.js';
 
 const TIME_SCALE = 50;
 const CONTROLLERS = ['service', 'route', 'cloud-node-lifecycle'] as const;
@@ -63,40 +63,13 @@ async function demo(): Promise<{ wallSeconds: number; exitCode: number; gaps: Re
   }
 }
 
-function rolledOut(twin: Twin): boolean {
-  const c = twin.management!.store.get('provisioning.cattle.io/v1/clusters', 'fleet-default', 'demo');
-  const s = (c?.status ?? {}) as {
-    observedGeneration?: number;
-    conditions?: { type: string; status: string }[];
-  };
-  return (
-    (s.observedGeneration ?? 0) >= (c?.metadata?.generation ?? 1) &&
-    (s.conditions ?? []).some((x) => x.type === 'Updated' && x.status === 'True')
-  );
-}
-
-async function until(clock: Clock, check: () => boolean, limitMs: number, what: string): Promise<void> {
-  const start = clock.now();
-  while (!check()) {
-    if (clock.now() - start > limitMs) throw new Error(`naive migration: ${what} did not happen`);
-    await clock.sleep(1_000);
-  }
-}
-
 /** Seed 002 without leader migration, out of order: stop the in-tree controllers, then install the CCM. */
 async function naive(): Promise<{ gaps: Record<string, number>; simulatedSeconds: number }> {
   const dir = tempDir('uproot-naive-bench-');
   const clock = new RealClock({ scale: TIME_SCALE });
   const twin = await startTwin({ scenario: loadScenario('rke2-intree').scenario, clock, dir });
   try {
-    const patch = (p: unknown): void =>
-      void twin.management!.store.patch(
-        'provisioning.cattle.io/v1/clusters',
-        'fleet-default',
-        'demo',
-        'merge',
-        p,
-      );
+    const patch = (p: unknown): void => patchCluster(twin, p);
     await until(clock, () => twin.status().leases['kube-controller-manager'] !== undefined, 120_000, 'boot');
     const sim0 = clock.now();
     // 1. The KCMs (and kubelets) go external: the in-tree cloud controllers stop with them.
@@ -104,32 +77,7 @@ async function naive(): Promise<{ gaps: Record<string, number>; simulatedSeconds
     await clock.sleep(2_000);
     await until(clock, () => rolledOut(twin), 900_000, 'the external roll');
     // 2. Only now the CCM, without leader migration.
-    const values = {
-      hostNetworking: true,
-      image: { tag: 'v1.26.11' },
-      tolerations: [
-        { effect: 'NoSchedule', key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true' },
-        { effect: 'NoSchedule', key: 'node-role.kubernetes.io/control-plane', value: 'true' },
-      ],
-      nodeSelector: { 'node-role.kubernetes.io/control-plane': 'true' },
-      args: [
-        '--configure-cloud-routes=false',
-        '--use-service-account-credentials=true',
-        '--v=2',
-        '--cloud-provider=aws',
-      ],
-    };
-    const chart = stringify({
-      apiVersion: 'helm.cattle.io/v1',
-      kind: 'HelmChart',
-      metadata: { name: 'aws-cloud-controller-manager', namespace: 'kube-system' },
-      spec: {
-        chart: 'aws-cloud-controller-manager',
-        targetNamespace: 'kube-system',
-        bootstrap: true,
-        valuesContent: stringify(values),
-      },
-    });
+    const chart = ccmHelmChart({ leaderMigration: false });
     patch({ spec: { rkeConfig: { additionalManifest: chart } } });
     await clock.sleep(2_000);
     await until(clock, () => rolledOut(twin), 900_000, 'the CCM install');

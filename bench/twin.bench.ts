@@ -8,10 +8,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
-import { RealClock, VirtualClock, type Clock } from '../src/clock/index.js';
+import { RealClock, VirtualClock } from '../src/clock/index.js';
 import { loadScenario } from '../src/sandbox/scenarios/index.js';
-import { startTwin, type Twin } from '../src/sandbox/twin/index.js';
+import { startTwin } from '../src/sandbox/twin/index.js';
+import { ccmHelmChart, patchCluster, rolledOut, until } from './support/rke2-twin-script.js';
 
 const MiB = 2 ** 20;
 /** With `node --expose-gc`, memory figures are measured after a full collection. */
@@ -43,33 +43,11 @@ async function startup(nodes: number): Promise<Record<string, number>> {
   };
 }
 
-function rolledOut(twin: Twin): boolean {
-  const c = twin.management!.store.get('provisioning.cattle.io/v1/clusters', 'fleet-default', 'demo');
-  const s = (c?.status ?? {}) as {
-    observedGeneration?: number;
-    conditions?: { type: string; status: string }[];
-  };
-  return (
-    (s.observedGeneration ?? 0) >= (c?.metadata?.generation ?? 1) &&
-    (s.conditions ?? []).some((x) => x.type === 'Updated' && x.status === 'True')
-  );
-}
-
-async function until(clock: Clock, check: () => boolean, limitMs: number): Promise<void> {
-  const start = clock.now();
-  while (!check()) {
-    if (clock.now() - start > limitMs) throw new Error('migration step did not finish');
-    await clock.sleep(1_000);
-  }
-}
-
 async function scriptedMigration(timeScale: number): Promise<Record<string, number>> {
   const dir = mkdtempSync(join(tmpdir(), 'uproot-twin-bench-'));
   const clock = new RealClock({ scale: timeScale });
   const twin = await startTwin({ scenario: loadScenario('rke2-intree').scenario, clock, dir });
-  const mgmt = twin.management!.store;
-  const patch = (p: unknown): void =>
-    void mgmt.patch('provisioning.cattle.io/v1/clusters', 'fleet-default', 'demo', 'merge', p);
+  const patch = (p: unknown): void => patchCluster(twin, p);
   const t0 = performance.now();
   const sim0 = clock.now();
   await clock.sleep(20_000);
@@ -90,39 +68,13 @@ async function scriptedMigration(timeScale: number): Promise<Record<string, numb
     },
   });
   await clock.sleep(2_000);
-  await until(clock, () => rolledOut(twin), 600_000);
+  await until(clock, () => rolledOut(twin), 600_000, 'a migration step');
   for (const node of twin.kube.list('v1/nodes', {
     labelSelector: 'node-role.kubernetes.io/control-plane=true',
   })) {
     twin.kube.mergePatch('v1/nodes', undefined, node.metadata!.name!, { spec: { unschedulable: true } });
   }
-  const values = {
-    hostNetworking: true,
-    image: { tag: 'v1.26.11' },
-    tolerations: [
-      { effect: 'NoSchedule', key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true' },
-      { effect: 'NoSchedule', key: 'node-role.kubernetes.io/control-plane', value: 'true' },
-    ],
-    nodeSelector: { 'node-role.kubernetes.io/control-plane': 'true' },
-    args: [
-      '--configure-cloud-routes=false',
-      '--use-service-account-credentials=true',
-      '--v=2',
-      '--cloud-provider=aws',
-      '--enable-leader-migration=true',
-    ],
-  };
-  const chart = stringify({
-    apiVersion: 'helm.cattle.io/v1',
-    kind: 'HelmChart',
-    metadata: { name: 'aws-cloud-controller-manager', namespace: 'kube-system' },
-    spec: {
-      chart: 'aws-cloud-controller-manager',
-      targetNamespace: 'kube-system',
-      bootstrap: true,
-      valuesContent: stringify(values),
-    },
-  });
+  const chart = ccmHelmChart({ leaderMigration: true });
   patch({ spec: { rkeConfig: { additionalManifest: chart } } });
   await clock.sleep(2_000);
   await until(
@@ -133,6 +85,7 @@ async function scriptedMigration(timeScale: number): Promise<Record<string, numb
       return s.numberAvailable === 3;
     },
     600_000,
+    'the CCM rollout',
   );
   patch({
     spec: {
@@ -143,13 +96,14 @@ async function scriptedMigration(timeScale: number): Promise<Record<string, numb
     },
   });
   await clock.sleep(2_000);
-  await until(clock, () => rolledOut(twin), 600_000);
+  await until(clock, () => rolledOut(twin), 600_000, 'a migration step');
   await until(
     clock,
     () =>
       twin.status().leases['cloud-provider-extraction-migration'] ===
       twin.status().leases['cloud-controller-manager'],
     120_000,
+    'the CCM taking the migration lease',
   );
   const wallMs = performance.now() - t0;
   const simulatedSeconds = (clock.now() - sim0) / 1000;

@@ -13,3 +13,4 @@ export {
   type ErrorLocation,
   type UprootErrorOptions,
 } from './uproot-error.js';
+export { fieldPath, valueAt } from './field-path.js';

@@ -23,6 +23,7 @@ import { MemoryLeaseStore } from '../lease-lock/memory-lease-store.js';
 import { runControllerManager, type ControllerManager } from '../leader-migration/run-controller-manager.js';
 import { watchLeases } from '../lease-watcher.js';
 import { ledgerControllers } from './simulated-controllers.js';
+import { rollingMigration } from './rolling-migration.js';
 
 /** Where the managers' leases live. Default: a MemoryLeaseStore; the sandbox passes its API server's. */
 export interface RehearsalLeases {
@@ -195,32 +196,19 @@ export async function rehearseMigration(options: RehearsalOptions): Promise<Rehe
     cloudProvider: 'aws',
   };
 
-  const script = async (): Promise<void> => {
-    step(`start ${nodes} KCMs ${from.raw}, in-tree${options.leaderMigration ? ', leader migration on' : ''}`);
-    for (let node = 0; node < nodes; node++) launch(node, kcmOld);
-    await clock.sleep(warmup);
-    const deployCcms = async (): Promise<void> => {
-      for (let node = 0; node < nodes; node++) {
-        step(
-          `start CCM ${ccmVersion.raw} on cp-${node}${options.leaderMigration ? ' with leader migration' : ''}`,
-        );
-        launch(node, ccm);
-        await clock.sleep(stagger);
-      }
-      await clock.sleep(settle);
-    };
-    if (options.leaderMigration) await deployCcms();
-    for (let node = 0; node < nodes; node++) {
-      step(`restart KCM on cp-${node}: ${to.raw}, --cloud-provider=external, no leader migration`);
-      await kill('kube-controller-manager', node);
-      await clock.sleep(downtime);
-      launch(node, kcmNew);
-      await clock.sleep(settle);
-    }
-    if (!options.leaderMigration) await deployCcms();
-    await clock.sleep(settle);
-    step('end');
-  };
+  const script = (): Promise<void> =>
+    rollingMigration({
+      clock,
+      nodes: Array.from({ length: nodes }, (_, node) => `cp-${node}`),
+      leaderMigration: options.leaderMigration,
+      versions: { from, to, ccm: ccmVersion },
+      specs: { kcmOld, kcmNew, ccm },
+      timings: { warmupMs: warmup, settleMs: settle, downtimeMs: downtime, staggerMs: stagger },
+      words: { inTree: 'in-tree', kcmMigrating: 'leader migration on', ccmMigrating: 'leader migration' },
+      launch,
+      kill,
+      step,
+    });
 
   let finished = false;
   const run = script().finally(() => (finished = true));

@@ -25,6 +25,7 @@ import {
   watchLeases,
   type ElectionTimings,
 } from '../../election/index.js';
+import { rollingMigration } from '../../election/rehearsal/rolling-migration.js';
 import { kubeConfigFor } from '../cloud-controllers/kube-api.js';
 import { startSimulatedManager, type SimulatedManager } from '../managers/index.js';
 import {
@@ -221,36 +222,23 @@ export async function rehearseSandboxMigration(
       intervalMs: pollIntervalMs,
     });
     const start = clock.now();
-    const script = async (): Promise<void> => {
-      step(
-        `start ${controlPlanes} KCMs ${from.raw}, --cloud-provider=aws${lm ? ', --enable-leader-migration' : ''}`,
-      );
-      for (let i = 0; i < controlPlanes; i++) launch(i, kcmOld);
-      await clock.sleep(warmup);
-      const deployCcms = async (): Promise<void> => {
-        for (let i = 0; i < controlPlanes; i++) {
-          step(
-            `start CCM ${ccmVersion.raw} on ${cluster.nodes[i]!.name}${lm ? ' with --enable-leader-migration' : ''}`,
-          );
-          launch(i, ccm);
-          await clock.sleep(stagger);
-        }
-        await clock.sleep(settle);
-      };
-      if (lm) await deployCcms();
-      for (let i = 0; i < controlPlanes; i++) {
-        step(
-          `restart KCM on ${cluster.nodes[i]!.name}: ${to.raw}, --cloud-provider=external, no leader migration`,
-        );
-        await kill('kube-controller-manager', i);
-        await clock.sleep(downtime);
-        launch(i, kcmNew);
-        await clock.sleep(settle);
-      }
-      if (!lm) await deployCcms();
-      await clock.sleep(settle);
-      step('end');
-    };
+    const script = (): Promise<void> =>
+      rollingMigration({
+        clock,
+        nodes: cluster.nodes.slice(0, controlPlanes).map((n) => n.name),
+        leaderMigration: lm,
+        versions: { from, to, ccm: ccmVersion },
+        specs: { kcmOld, kcmNew, ccm },
+        timings: { warmupMs: warmup, settleMs: settle, downtimeMs: downtime, staggerMs: stagger },
+        words: {
+          inTree: '--cloud-provider=aws',
+          kcmMigrating: '--enable-leader-migration',
+          ccmMigrating: '--enable-leader-migration',
+        },
+        launch,
+        kill,
+        step,
+      });
 
     let finished = false;
     const run = script().finally(() => (finished = true));

@@ -3,7 +3,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LineCounter, isNode, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
-import { InputError, type ErrorLocation } from '../../errors/index.js';
+import { InputError, fieldPath, valueAt, type ErrorLocation } from '../../errors/index.js';
 import { scenarioSchema, type Scenario, type ScenarioInput } from './scenario-schema.js';
 
 /** The scenarios shipped with uproot: `<package>/scenarios/*.yaml` (the same path from src/ and dist/). */
@@ -76,24 +76,6 @@ export function parseScenarioText(text: string, file: string): Scenario {
   const result = scenarioSchema.safeParse(input ?? {});
   if (!result.success) throw schemaError(result.error, input, file, { doc, lineCounter });
   return result.data;
-}
-
-function fieldPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? String(part) : `.${String(part)}`;
-  }
-  return out;
-}
-
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let current = root;
-  for (const part of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<PropertyKey, unknown>)[part];
-  }
-  return current;
 }
 
 function schemaError(

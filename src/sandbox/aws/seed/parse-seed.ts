@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { InputError } from '../../../errors/index.js';
+import { InputError, fieldPath, valueAt } from '../../../errors/index.js';
 import { awsSeedSchema, type ParsedAwsSeed } from './seed-schema.js';
 
 /**
@@ -11,24 +11,6 @@ export function parseAwsSeed(input: unknown, options: { file?: string } = {}): P
   if (!result.success) throw shapeError(result.error, input, options.file);
   checkReferences(result.data, options.file);
   return result.data;
-}
-
-function fieldPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? String(part) : `.${String(part)}`;
-  }
-  return out;
-}
-
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let current = root;
-  for (const part of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<PropertyKey, unknown>)[part];
-  }
-  return current;
 }
 
 function shapeError(error: z.ZodError, input: unknown, file: string | undefined): InputError {

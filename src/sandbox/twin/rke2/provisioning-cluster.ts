@@ -100,6 +100,28 @@ function condition(
   };
 }
 
+/** Rancher's Cluster status: Ready and Provisioned throughout; Updated, Reconciling, Stalled per rollout phase. */
+function rolloutStatus(
+  previous: unknown,
+  generation: number,
+  now: number,
+  phase: { updated: boolean; reconciling: boolean; stalled: boolean; message?: string; reason?: string },
+): Record<string, unknown> {
+  const { message, reason } = phase;
+  return {
+    ...base(previous),
+    observedGeneration: generation,
+    ready: true,
+    conditions: [
+      condition('Ready', true, now),
+      condition('Provisioned', true, now),
+      phase.updated ? condition('Updated', true, now) : condition('Updated', false, now, message, reason),
+      phase.reconciling ? condition('Reconciling', true, now, message) : condition('Reconciling', false, now),
+      phase.stalled ? condition('Stalled', true, now, message, reason) : condition('Stalled', false, now),
+    ],
+  };
+}
+
 /** The status while the planner rolls generation `generation` out; `message` names the nodes in progress. */
 export function reconcilingStatus(
   previous: unknown,
@@ -107,34 +129,18 @@ export function reconcilingStatus(
   now: number,
   message: string,
 ): Record<string, unknown> {
-  return {
-    ...base(previous),
-    observedGeneration: generation,
-    ready: true,
-    conditions: [
-      condition('Ready', true, now),
-      condition('Provisioned', true, now),
-      condition('Updated', false, now, message, 'Waiting'),
-      condition('Reconciling', true, now, message),
-      condition('Stalled', false, now),
-    ],
-  };
+  return rolloutStatus(previous, generation, now, {
+    updated: false,
+    reconciling: true,
+    stalled: false,
+    message,
+    reason: 'Waiting',
+  });
 }
 
 /** The status once every node runs generation `generation`. */
 export function settledStatus(previous: unknown, generation: number, now: number): Record<string, unknown> {
-  return {
-    ...base(previous),
-    observedGeneration: generation,
-    ready: true,
-    conditions: [
-      condition('Ready', true, now),
-      condition('Provisioned', true, now),
-      condition('Updated', true, now),
-      condition('Reconciling', false, now),
-      condition('Stalled', false, now),
-    ],
-  };
+  return rolloutStatus(previous, generation, now, { updated: true, reconciling: false, stalled: false });
 }
 
 /** The status when a plan cannot be applied (bad configuration): Stalled with the reason. */
@@ -144,18 +150,13 @@ export function stalledStatus(
   now: number,
   message: string,
 ): Record<string, unknown> {
-  return {
-    ...base(previous),
-    observedGeneration: generation,
-    ready: true,
-    conditions: [
-      condition('Ready', true, now),
-      condition('Provisioned', true, now),
-      condition('Updated', false, now, message, 'Error'),
-      condition('Reconciling', false, now),
-      condition('Stalled', true, now, message, 'Error'),
-    ],
-  };
+  return rolloutStatus(previous, generation, now, {
+    updated: false,
+    reconciling: false,
+    stalled: true,
+    message,
+    reason: 'Error',
+  });
 }
 
 function base(previous: unknown): Record<string, unknown> {
