@@ -34,10 +34,8 @@ export interface NodeFileDeps extends Pick<ClusterApplierDeps, 'confirm' | 'manu
   readonly runner: CommandRunner;
   readonly timeoutMs: number;
   /** Waits for a node's manager to run a written manifest before the next node (node-by-node roll). */
-  readonly staticPods?: Omit<StaticPodWaitDeps, 'timeoutMs'> & { readonly timeoutMs?: number };
+  readonly staticPods?: StaticPodWaitDeps;
 }
-
-const STATIC_POD_TIMEOUT_MS = 5 * 60_000;
 
 export function outPath(dir: string, node: string, path: string): string {
   return join(dir, node, path.replace(/^\/+/, ''));
@@ -77,13 +75,7 @@ export function nodeFileApplier(deps: NodeFileDeps): ChangeApplier<NodeFile> {
         ...(stdin !== undefined ? { stdin } : {}),
       });
       if (result.type === 'exited' && result.exitCode === 0) {
-        if (manager && deps.staticPods)
-          await waitForStaticPod(
-            { timeoutMs: STATIC_POD_TIMEOUT_MS, ...deps.staticPods },
-            node,
-            change.path,
-            manager,
-          );
+        if (manager && deps.staticPods) await waitForStaticPod(deps.staticPods, node, change.path, manager);
         continue;
       }
       const detail =
