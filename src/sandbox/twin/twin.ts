@@ -263,6 +263,8 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       clusterYaml,
     });
     for (const agent of fleet.all()) await agent.boot(configs.get(agent)!);
+    // The cluster stands as `rke up` left it, role taints synced onto the Nodes.
+    if (scenario.distribution === 'rke') rkeUp.syncNodeTaints();
 
     // The distribution's own loop: Rancher's planner, or a kubeadm kubelet watching its files.
     let planner: Rke2Planner | undefined;
