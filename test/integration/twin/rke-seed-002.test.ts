@@ -110,6 +110,27 @@ describe('rke-intree following seed 002 (RKE)', () => {
       ]),
     ]);
     expect(removed.code, removed.stderr).toBe(0);
+    // Still nothing: RKE taints etcd hosts that are not workers etcd=true:NoExecute, which the seed's
+    // tolerations miss. The toleration preflight names fixes it.
+    await clock.advanceBy(5_000);
+    expect(ds().status).toMatchObject({ desiredNumberScheduled: 0 });
+    const tolerated = await kubectl([
+      'patch',
+      'daemonset',
+      '-n',
+      'kube-system',
+      'aws-cloud-controller-manager',
+      '--type=json',
+      '-p',
+      JSON.stringify([
+        {
+          op: 'add',
+          path: '/spec/template/spec/tolerations/-',
+          value: { key: 'node-role.kubernetes.io/etcd', operator: 'Exists', effect: 'NoExecute' },
+        },
+      ]),
+    ]);
+    expect(tolerated.code, tolerated.stderr).toBe(0);
     const rollout = await whileAdvancing(
       clock,
       kubectl([
