@@ -31,6 +31,20 @@ function ccm(nodeSelector: Record<string, string>, tolerations: Toleration[]): D
   };
 }
 
+/** The chart as an RKE2 HelmChart in the cluster, with these values. */
+const installChart = (m: MutableSnapshot, valuesContent: string) =>
+  (m.kube.helmCharts = {
+    state: 'ok',
+    value: [
+      {
+        namespace: 'kube-system',
+        name: 'aws-cloud-controller-manager',
+        chart: 'aws-cloud-controller-manager',
+        valuesContent,
+      },
+    ],
+  });
+
 const install = (m: MutableSnapshot, ds: DaemonSetFacts) =>
   (m.kube.daemonSets = { state: 'ok', value: [structuredClone(ds) as never] });
 
@@ -122,17 +136,7 @@ describe('control-plane-scheduling', () => {
       "nodeSelector:\n  node-role.kubernetes.io/controlplane: 'true'\ntolerations:\n  - {key: node.cloudprovider.kubernetes.io/uninitialized, value: 'true', effect: NoSchedule}\n  - {key: node-role.kubernetes.io/controlplane, value: 'true', effect: NoSchedule}\n";
     const s = snapshotWith((m) => {
       asRke(m);
-      m.kube.helmCharts = {
-        state: 'ok',
-        value: [
-          {
-            namespace: 'kube-system',
-            name: 'aws-cloud-controller-manager',
-            chart: 'aws-cloud-controller-manager',
-            valuesContent: values,
-          },
-        ],
-      };
+      installChart(m, values);
     });
     const r = resultOf(s, 'control-plane-scheduling');
     expect(r.message).toContain(
@@ -169,17 +173,7 @@ describe('control-plane-scheduling', () => {
       '  - {key: node-role.kubernetes.io/control-plane, effect: NoSchedule}',
     ].join('\n');
     const s = snapshotWith((m) => {
-      m.kube.helmCharts = {
-        state: 'ok',
-        value: [
-          {
-            namespace: 'kube-system',
-            name: 'aws-cloud-controller-manager',
-            chart: 'aws-cloud-controller-manager',
-            valuesContent: values,
-          },
-        ],
-      };
+      installChart(m, values);
     });
     const r = resultOf(s, 'control-plane-scheduling');
     expect(r.status).toBe('fail');

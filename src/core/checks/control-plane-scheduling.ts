@@ -3,8 +3,13 @@
  * scheduler's rules (facts/scheduling.ts) against the nodes' real labels and taints. The chart's default
  * nodeSelector `node-role.kubernetes.io/control-plane: ""` matches nothing on RKE2 (`…=true`) or RKE
  * (`node-role.kubernetes.io/controlplane=true`), and Helm merges a user's nodeSelector into it rather than
- * replacing it. The CCM must also tolerate `node.cloudprovider.kubernetes.io/uninitialized`, which every new
- * node carries until the CCM itself initializes it.
+ * replacing it. Of the nodes it selects, it runs only where it tolerates every NoSchedule/NoExecute taint:
+ * Rancher taints RKE2 machines without the worker role `node-role.kubernetes.io/etcd:NoExecute` and
+ * `…/control-plane:NoSchedule` with no value (so seed 004's `value: 'true'` tolerations miss them), RKE
+ * `…/etcd=true:NoExecute` and `…/controlplane=true:NoSchedule` (src/core/scheduling/role-taints.ts). It fails
+ * when it tolerates none of the nodes it selects and warns when it misses some, naming each taint, its nodes
+ * and the toleration to add. The CCM must also tolerate `node.cloudprovider.kubernetes.io/uninitialized`,
+ * which every new node carries until the CCM itself initializes it.
  */
 import { stringify } from 'yaml';
 import { fail, pass, skip, warn, type CheckResult, type Fix } from './check-result.js';

@@ -75,6 +75,18 @@ const VALUES_WITHOUT_ETCD = {
   args: ['--v=2', '--cloud-provider=aws'],
 };
 
+function rke2WithValuesWithoutEtcd(nodes: ScenarioInput['nodes']): ScenarioInput {
+  return {
+    name: 'values-without-etcd',
+    description: 'RKE2 with a CCM chart whose tolerations miss the etcd taint',
+    distribution: 'rke2',
+    kubernetesVersion: 'v1.26.15+rke2r1',
+    clusterName: 'demo',
+    nodes,
+    ccm: { values: VALUES_WITHOUT_ETCD },
+  };
+}
+
 describe('preflight against the built-in twins', () => {
   it('custom-dhcp-domain fails node-name-settings alone, naming the predicted names and the settings to change', async () => {
     const report = await preflightTwin('custom-dhcp-domain');
@@ -96,14 +108,7 @@ describe('preflight against the built-in twins', () => {
   });
 
   it("fails chart values that miss Rancher's etcd taint on combined etcd + control-plane nodes, naming taint, nodes and toleration", async () => {
-    const report = await preflightTwin({
-      name: 'values-without-etcd',
-      description: 'd',
-      distribution: 'rke2',
-      kubernetesVersion: 'v1.26.15+rke2r1',
-      clusterName: 'demo',
-      ccm: { values: VALUES_WITHOUT_ETCD },
-    });
+    const report = await preflightTwin(rke2WithValuesWithoutEtcd({ controlPlane: 3, etcd: 0, workers: 3 }));
     const result = check(report, 'control-plane-scheduling');
     expect(result.status).toBe('fail');
     const cpNodes = ['ip-10-0-0-10.ec2.internal', 'ip-10-0-16-10.ec2.internal', 'ip-10-0-32-10.ec2.internal'];
@@ -122,15 +127,7 @@ describe('preflight against the built-in twins', () => {
   });
 
   it('passes the same values when etcd runs in its own pool: the CCM selects only control-plane-only nodes', async () => {
-    const report = await preflightTwin({
-      name: 'values-without-etcd-separate-pools',
-      description: 'd',
-      distribution: 'rke2',
-      kubernetesVersion: 'v1.26.15+rke2r1',
-      clusterName: 'demo',
-      nodes: { controlPlane: 2, etcd: 3, workers: 1 },
-      ccm: { values: VALUES_WITHOUT_ETCD },
-    });
+    const report = await preflightTwin(rke2WithValuesWithoutEtcd({ controlPlane: 2, etcd: 3, workers: 1 }));
     expect(check(report, 'control-plane-scheduling')).toMatchObject({
       status: 'pass',
       message: expect.stringContaining('the CCM fits all 2 control-plane nodes'),
