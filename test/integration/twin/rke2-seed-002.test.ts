@@ -13,9 +13,9 @@ import {
 } from './support.js';
 import {
   ENABLE_LEADER_MIGRATION_PATCH,
-  RANCHER_RKE2_TOLERATIONS,
   helmChartManifest,
   seedCcmValues,
+  withRancherRke2Tolerations,
 } from './seed-manifests.js';
 
 /**
@@ -106,10 +106,7 @@ describe('rke2-intree following seed 002 (RKE2)', () => {
     expect(ds().status).toMatchObject({ desiredNumberScheduled: 0 });
     expect(podArgs(twin, 'aws-cloud-controller-manager-')).toHaveLength(0);
     // The tolerations preflight asks for, added to the values.
-    const values = {
-      ...seedValues,
-      tolerations: [...(seedValues.tolerations as unknown[]), ...RANCHER_RKE2_TOLERATIONS],
-    };
+    const values = withRancherRke2Tolerations(seedValues);
     const fixed = await patchCluster({
       spec: { rkeConfig: { additionalManifest: helmChartManifest(values) } },
     });

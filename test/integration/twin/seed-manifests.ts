@@ -60,6 +60,12 @@ export const RANCHER_RKE2_TOLERATIONS = [
   { key: 'node-role.kubernetes.io/etcd', operator: 'Exists', effect: 'NoExecute' },
 ];
 
+/** Seed 004's values with the tolerations Rancher's RKE2 taints need added. */
+export function withRancherRke2Tolerations(values: Record<string, unknown>): Record<string, unknown> {
+  const tolerations = Array.isArray(values.tolerations) ? (values.tolerations as unknown[]) : [];
+  return { ...values, tolerations: [...tolerations, ...RANCHER_RKE2_TOLERATIONS] };
+}
+
 /** Seed 004's `spec.rkeConfig.additionalManifest` HelmChart with the given values. */
 export function helmChartManifest(values: Record<string, unknown>): string {
   return stringify({
