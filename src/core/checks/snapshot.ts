@@ -19,18 +19,9 @@ export function unavailable<T = never>(reason: string): Readable<T> {
   return { state: 'unavailable', reason };
 }
 
-export interface Taint {
-  readonly key: string;
-  readonly value?: string;
-  readonly effect: string;
-}
+import type { Taint, Toleration } from '../scheduling/index.js';
 
-export interface Toleration {
-  readonly key?: string;
-  readonly operator?: string;
-  readonly value?: string;
-  readonly effect?: string;
-}
+export type { Taint, Toleration };
 
 export interface NodeFacts {
   readonly name: string;

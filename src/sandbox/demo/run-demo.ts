@@ -78,7 +78,7 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
   mkdirSync(options.dir, { recursive: true, mode: 0o700 });
 
   progress(
-    `starting the ${scenario.name} twin (${scenario.nodes.controlPlane} control-plane, ${scenario.nodes.workers} workers, Kubernetes ${scenario.kubernetesVersion}, time x${options.timeScale})`,
+    `starting the ${scenario.name} twin (${scenario.nodes.controlPlane} control-plane, ${scenario.nodes.etcd > 0 ? `${scenario.nodes.etcd} etcd, ` : ''}${scenario.nodes.workers} workers, Kubernetes ${scenario.kubernetesVersion}, time x${options.timeScale})`,
   );
   const twin: Twin = await startTwin({
     scenario,

@@ -46,7 +46,7 @@ describe('built-in scenarios', () => {
   it('rke2-intree is 3 control-plane and 3 workers on 1.26 in-tree with two LoadBalancer Services', () => {
     const { scenario } = loadScenario('rke2-intree');
     expect(scenario.distribution).toBe('rke2');
-    expect(scenario.nodes).toEqual({ controlPlane: 3, workers: 3 });
+    expect(scenario.nodes).toEqual({ controlPlane: 3, etcd: 0, workers: 3 });
     expect(scenario.kubernetesVersion).toMatch(/^v1\.26\./);
     expect(scenario.cloudProvider).toBe('in-tree');
     expect(scenario.workloads.loadBalancerServices).toHaveLength(2);
@@ -93,7 +93,16 @@ describe('scenario errors', () => {
     const loaded = loadScenario('mine.yaml', { cwd: dir });
     expect(loaded.builtin).toBe(false);
     expect(loaded.scenario.distribution).toBe('kubeadm');
-    expect(loaded.scenario.nodes).toEqual({ controlPlane: 3, workers: 3 });
+    expect(loaded.scenario.nodes).toEqual({ controlPlane: 3, etcd: 0, workers: 3 });
+  });
+
+  it('refuses dedicated etcd nodes outside RKE2 and RKE', () => {
+    const error = caught(() =>
+      parseScenario({ name: 'x', description: 'd', distribution: 'kubeadm', nodes: { etcd: 3 } }),
+    );
+    expect(error.location?.field).toBe('nodes.etcd');
+    expect(error.message).toContain('only in RKE2 and RKE clusters');
+    expect(parseScenario({ name: 'x', description: 'd', distribution: 'rke', nodes: { etcd: 3 } }).nodes.etcd).toBe(3);
   });
 
   it('validates in-memory scenarios', () => {

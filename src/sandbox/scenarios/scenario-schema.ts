@@ -18,8 +18,16 @@ export type NamingMode = (typeof NAMING_MODES)[number];
 
 const nodes = z
   .object({
-    /** Control-plane nodes (RKE2: control-plane + etcd roles; RKE: controlplane + etcd; kubeadm: control plane). */
+    /**
+     * Control-plane nodes (RKE2: control-plane + etcd roles; RKE: controlplane + etcd; kubeadm: control plane),
+     * or control-plane-only nodes when `etcd` is set.
+     */
     controlPlane: z.number().int().min(0).max(9).default(3),
+    /**
+     * RKE2 and RKE: dedicated etcd-only nodes, a separate pool as Rancher provisions it (the control-plane
+     * nodes then carry no etcd role). 0 keeps etcd on the control-plane nodes.
+     */
+    etcd: z.number().int().min(0).max(9).default(0),
     /** Worker nodes. */
     workers: z.number().int().min(0).max(10_000).default(3),
   })
@@ -164,7 +172,7 @@ export const scenarioSchema = z
     seed: z.number().int().min(0).default(1),
     /** `in-tree`: every component runs with `--cloud-provider=aws` (the state before the migration). */
     cloudProvider: z.enum(['in-tree', 'external']).default('in-tree'),
-    nodes: nodes.default({ controlPlane: 3, workers: 3 }),
+    nodes: nodes.default({ controlPlane: 3, etcd: 0, workers: 3 }),
     naming: naming.default({ mode: 'ip-dns', dhcpDomain: 'corp.example.com', rkeHostnameOverride: false }),
     aws: aws.default({
       region: 'us-east-1',
@@ -190,7 +198,17 @@ export const scenarioSchema = z
       staticPodPollSeconds: 5,
     }),
   })
-  .strict();
+  .strict()
+  .superRefine((scenario, ctx) => {
+    // kubeadm stacks etcd on its control-plane nodes (an external etcd is not a Kubernetes node).
+    if (scenario.nodes.etcd > 0 && scenario.distribution !== 'rke2' && scenario.distribution !== 'rke') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['nodes', 'etcd'],
+        message: `dedicated etcd nodes exist only in RKE2 and RKE clusters, not ${scenario.distribution}; use 0`,
+      });
+    }
+  });
 
 /** What a scenario file or a test writes (defaults optional). */
 export type ScenarioInput = z.input<typeof scenarioSchema>;

@@ -47,7 +47,7 @@ export interface StartTwinOptions {
   readonly random?: Random;
   /** Where the twin keeps its files: kubeconfig, aws.env, cluster.yml (RKE), nodes/<node>/... (kubeadm). */
   readonly dir: string;
-  /** Total node count override (`--nodes`); control-plane nodes stay as the scenario says. */
+  /** Total node count override (`--nodes`); control-plane and etcd nodes stay as the scenario says. */
   readonly nodes?: number;
   /** Starts controller managers; the simulated KCM/CCM when omitted. */
   readonly launcher?: ManagerLauncher;
@@ -106,7 +106,8 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       ? scenario.nodes
       : {
           controlPlane: Math.min(scenario.nodes.controlPlane, total),
-          workers: Math.max(0, total - scenario.nodes.controlPlane),
+          etcd: Math.min(scenario.nodes.etcd, Math.max(0, total - scenario.nodes.controlPlane)),
+          workers: Math.max(0, total - scenario.nodes.controlPlane - scenario.nodes.etcd),
         };
   const layout = planClusterLayout(scenario, fork(random), counts);
   const version = distroVersion(scenario.distribution, scenario.kubernetesVersion);
@@ -263,6 +264,8 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       clusterYaml,
     });
     for (const agent of fleet.all()) await agent.boot(configs.get(agent)!);
+    // The cluster stands as `rke up` left it, role taints synced onto the Nodes.
+    if (scenario.distribution === 'rke') rkeUp.syncNodeTaints();
 
     // The distribution's own loop: Rancher's planner, or a kubeadm kubelet watching its files.
     let planner: Rke2Planner | undefined;

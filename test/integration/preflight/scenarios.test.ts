@@ -11,16 +11,17 @@ import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../../src/clock/index.js';
 import { awsEnvironment } from '../../../src/sandbox/aws/index.js';
 import { twinTarget } from '../../../src/sandbox/demo/twin-target.js';
-import { loadScenario } from '../../../src/sandbox/scenarios/index.js';
+import { loadScenario, parseScenario, type ScenarioInput } from '../../../src/sandbox/scenarios/index.js';
 import { startTwin } from '../../../src/sandbox/twin/index.js';
 import { preflight } from '../../../src/toolkit/preflight.js';
 import type { PreflightReport } from '../../../src/core/checks/index.js';
 import { check, idsWith } from './report-helpers.js';
 
-async function preflightTwin(name: string): Promise<PreflightReport> {
+async function preflightTwin(name: string | ScenarioInput): Promise<PreflightReport> {
   const clock = new VirtualClock(Date.parse('2026-01-01T00:00:00Z'));
   const dir = mkdtempSync(join(tmpdir(), 'uproot-preflight-twin-'));
-  const twin = await startTwin({ scenario: loadScenario(name).scenario, clock, dir });
+  const scenario = typeof name === 'string' ? loadScenario(name).scenario : parseScenario(name);
+  const twin = await startTwin({ scenario, clock, dir });
   // Let the twin settle (leases held, nodes registered), then keep virtual time moving while preflight waits.
   await clock.advanceBy(20_000);
   let driving = true;
@@ -57,7 +58,34 @@ const EXPECTED_FAILURES: Record<string, string[]> = {
   'missing-ebs-csi': ['ebs-storage'],
   'chart-selector-mismatch': ['cloud-provider-mode', 'control-plane-scheduling', 'ccm-install'],
   'rke2-external': ['cloud-provider-mode'],
+  'rke2-separate-pools': [],
+  // The CCM is there (so the mode is mixed, without leader migration) but tolerates no control-plane node.
+  'ccm-tolerations-miss-etcd': ['cloud-provider-mode', 'control-plane-scheduling', 'ccm-install'],
 };
+
+/** Chart values that tolerate Rancher's control-plane taint (no value, as the chart's default) but not etcd's. */
+const VALUES_WITHOUT_ETCD = {
+  hostNetworking: true,
+  image: { tag: 'v1.26.11' },
+  nodeSelector: { 'node-role.kubernetes.io/control-plane': 'true' },
+  tolerations: [
+    { key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' },
+    { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' },
+  ],
+  args: ['--v=2', '--cloud-provider=aws'],
+};
+
+function rke2WithValuesWithoutEtcd(nodes: ScenarioInput['nodes']): ScenarioInput {
+  return {
+    name: 'values-without-etcd',
+    description: 'RKE2 with a CCM chart whose tolerations miss the etcd taint',
+    distribution: 'rke2',
+    kubernetesVersion: 'v1.26.15+rke2r1',
+    clusterName: 'demo',
+    nodes,
+    ccm: { values: VALUES_WITHOUT_ETCD },
+  };
+}
 
 describe('preflight against the built-in twins', () => {
   it('custom-dhcp-domain fails node-name-settings alone, naming the predicted names and the settings to change', async () => {
@@ -77,6 +105,33 @@ describe('preflight against the built-in twins', () => {
       ),
     ]);
     expect(report.stats.aws.byCall['ec2:DescribeDhcpOptions']).toBe(1);
+  });
+
+  it("fails chart values that miss Rancher's etcd taint on combined etcd + control-plane nodes, naming taint, nodes and toleration", async () => {
+    const report = await preflightTwin(rke2WithValuesWithoutEtcd({ controlPlane: 3, etcd: 0, workers: 3 }));
+    const result = check(report, 'control-plane-scheduling');
+    expect(result.status).toBe('fail');
+    const cpNodes = ['ip-10-0-0-10.ec2.internal', 'ip-10-0-16-10.ec2.internal', 'ip-10-0-32-10.ec2.internal'];
+    // Judged twice: the HelmChart the twin's Rancher applied, and the one in the provisioning Cluster.
+    expect(result.message).toMatch(
+      /^(DaemonSet|HelmChart|.*additionalManifest).* selects 3 control-plane nodes but tolerates none of them/,
+    );
+    expect(result.message).toContain(`node-role.kubernetes.io/etcd:NoExecute on ${cpNodes.join(', ')}`);
+    expect(result.message).not.toContain('node-role.kubernetes.io/control-plane:NoSchedule on');
+    expect(result.message).toContain(
+      'add the toleration {key: node-role.kubernetes.io/etcd, operator: Exists, effect: NoExecute}',
+    );
+    const fixes = result.status === 'fail' ? result.fixes : [];
+    expect(fixes.length).toBeGreaterThan(0);
+    for (const fix of fixes) expect(JSON.stringify(fix)).toContain('node-role.kubernetes.io/etcd');
+  });
+
+  it('passes the same values when etcd runs in its own pool: the CCM selects only control-plane-only nodes', async () => {
+    const report = await preflightTwin(rke2WithValuesWithoutEtcd({ controlPlane: 2, etcd: 3, workers: 1 }));
+    expect(check(report, 'control-plane-scheduling')).toMatchObject({
+      status: 'pass',
+      message: expect.stringContaining('the CCM fits all 2 control-plane nodes'),
+    });
   });
 
   it.each(Object.entries(EXPECTED_FAILURES))('%s fails exactly %j', async (name, failing) => {

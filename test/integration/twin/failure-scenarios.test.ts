@@ -8,7 +8,12 @@ import {
   whileAdvancing,
   type TwinHarness,
 } from './support.js';
-import { ENABLE_LEADER_MIGRATION_PATCH, helmChartManifest, seedCcmValues } from './seed-manifests.js';
+import {
+  ENABLE_LEADER_MIGRATION_PATCH,
+  helmChartManifest,
+  seedCcmValues,
+  withRancherRke2Tolerations,
+} from './seed-manifests.js';
 
 /** Doing it wrong reproduces the real failures (prior-art §2). */
 describe('twin failure scenarios', () => {
@@ -46,11 +51,10 @@ describe('twin failure scenarios', () => {
     await clock.advanceBy(20_000);
     // In-tree, the kubelet names nodes after EC2's private DNS name whatever the hostname says.
     expect(nodes(twin).every((n) => n.name.endsWith('.ec2.internal') && n.providerID)).toBe(true);
-    const values = seedCcmValues({
-      roleLabel: 'control-plane',
-      leaderMigration: false,
-      imageTag: 'v1.26.11',
-    });
+    // Seed 004's values, with the tolerations Rancher's taints need (rke2-seed-002.test.ts shows why).
+    const values = withRancherRke2Tolerations(
+      seedCcmValues({ roleLabel: 'control-plane', leaderMigration: false, imageTag: 'v1.26.11' }),
+    );
     expect(
       (await patch({ spec: { rkeConfig: { additionalManifest: helmChartManifest(values) } } })).code,
     ).toBe(0);
@@ -208,7 +212,9 @@ describe('twin failure scenarios', () => {
     );
     await clock.advanceBy(30_000);
     // Seed 004's values as written: no image.tag, so the chart's default v1.35.0 runs with the default config.
-    const values = seedCcmValues({ roleLabel: 'control-plane', leaderMigration: true });
+    const values = withRancherRke2Tolerations(
+      seedCcmValues({ roleLabel: 'control-plane', leaderMigration: true }),
+    );
     expect(
       (await patch({ spec: { rkeConfig: { additionalManifest: helmChartManifest(values) } } })).code,
     ).toBe(0);

@@ -97,19 +97,33 @@ describe('rke-intree following seed 002 (RKE)', () => {
       'node-role.kubernetes.io/controlplane': 'true',
     });
     expect(ds().status).toMatchObject({ desiredNumberScheduled: 0 });
-    const removed = await kubectl([
-      'patch',
-      'daemonset',
-      '-n',
-      'kube-system',
-      'aws-cloud-controller-manager',
-      '--type=json',
-      '-p',
-      JSON.stringify([
-        { op: 'remove', path: '/spec/template/spec/nodeSelector/node-role.kubernetes.io~1control-plane' },
-      ]),
+    const patchDaemonSet = (ops: unknown[]) =>
+      kubectl([
+        'patch',
+        'daemonset',
+        '-n',
+        'kube-system',
+        'aws-cloud-controller-manager',
+        '--type=json',
+        '-p',
+        JSON.stringify(ops),
+      ]);
+    const removed = await patchDaemonSet([
+      { op: 'remove', path: '/spec/template/spec/nodeSelector/node-role.kubernetes.io~1control-plane' },
     ]);
     expect(removed.code, removed.stderr).toBe(0);
+    // Still nothing: RKE taints etcd hosts that are not workers etcd=true:NoExecute, which the seed's
+    // tolerations miss. The toleration preflight names fixes it.
+    await clock.advanceBy(5_000);
+    expect(ds().status).toMatchObject({ desiredNumberScheduled: 0 });
+    const tolerated = await patchDaemonSet([
+      {
+        op: 'add',
+        path: '/spec/template/spec/tolerations/-',
+        value: { key: 'node-role.kubernetes.io/etcd', operator: 'Exists', effect: 'NoExecute' },
+      },
+    ]);
+    expect(tolerated.code, tolerated.stderr).toBe(0);
     const rollout = await whileAdvancing(
       clock,
       kubectl([

@@ -11,12 +11,18 @@ import {
   whileAdvancing,
   type TwinHarness,
 } from './support.js';
-import { ENABLE_LEADER_MIGRATION_PATCH, helmChartManifest, seedCcmValues } from './seed-manifests.js';
+import {
+  ENABLE_LEADER_MIGRATION_PATCH,
+  helmChartManifest,
+  seedCcmValues,
+  withRancherRke2Tolerations,
+} from './seed-manifests.js';
 
 /**
  * Seed 002's RKE2 tab followed by hand against the rke2-intree twin, with the real kubectl: patch the
- * provisioning Cluster in the `rancher` context, cordon, install the chart through additionalManifest,
- * switch the cloud provider, and verify as the seed says.
+ * provisioning Cluster in the `rancher` context, cordon, install the chart through additionalManifest (and
+ * find, as on a real Rancher cluster, that seed 004's tolerations miss Rancher's taints), switch the cloud
+ * provider, and verify as the seed says.
  */
 describe('rke2-intree following seed 002 (RKE2)', () => {
   let harness: TwinHarness | undefined;
@@ -82,11 +88,29 @@ describe('rke2-intree following seed 002 (RKE2)', () => {
     expect(cordoned.stdout.match(/cordoned/g)).toHaveLength(3);
 
     // 3. The chart with leader migration, through additionalManifest; the DaemonSet rolls out.
-    const values = seedCcmValues({ roleLabel: 'control-plane', leaderMigration: true, imageTag: 'v1.26.11' });
+    const seedValues = seedCcmValues({
+      roleLabel: 'control-plane',
+      leaderMigration: true,
+      imageTag: 'v1.26.11',
+    });
     const step3 = await patchCluster({
-      spec: { rkeConfig: { additionalManifest: helmChartManifest(values) } },
+      spec: { rkeConfig: { additionalManifest: helmChartManifest(seedValues) } },
     });
     expect(step3.code, step3.stderr).toBe(0);
+    await waitRollout();
+    // The seed's tolerations (`value: 'true'`, no etcd) tolerate neither of Rancher's valueless taints on
+    // these etcd + control-plane machines: the DaemonSet wants no pod at all.
+    await clock.advanceBy(5_000);
+    const ds = () =>
+      twin.downstream.store.get('apps/v1/daemonsets', 'kube-system', 'aws-cloud-controller-manager')!;
+    expect(ds().status).toMatchObject({ desiredNumberScheduled: 0 });
+    expect(podArgs(twin, 'aws-cloud-controller-manager-')).toHaveLength(0);
+    // The tolerations preflight asks for, added to the values.
+    const values = withRancherRke2Tolerations(seedValues);
+    const fixed = await patchCluster({
+      spec: { rkeConfig: { additionalManifest: helmChartManifest(values) } },
+    });
+    expect(fixed.code, fixed.stderr).toBe(0);
     await waitRollout();
     const rollout = await whileAdvancing(
       clock,

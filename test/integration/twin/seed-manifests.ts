@@ -51,6 +51,21 @@ export function seedCcmValues(options: CcmValuesOptions): Record<string, unknown
   };
 }
 
+/**
+ * What the seed's tolerations miss on Rancher's RKE2 etcd + control-plane machines: its taints have no value
+ * (rancher/rancher pkg/capr/planner getTaints), so `value: 'true'` does not match them.
+ */
+export const RANCHER_RKE2_TOLERATIONS = [
+  { key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' },
+  { key: 'node-role.kubernetes.io/etcd', operator: 'Exists', effect: 'NoExecute' },
+];
+
+/** Seed 004's values with the tolerations Rancher's RKE2 taints need added. */
+export function withRancherRke2Tolerations(values: Record<string, unknown>): Record<string, unknown> {
+  const tolerations = Array.isArray(values.tolerations) ? (values.tolerations as unknown[]) : [];
+  return { ...values, tolerations: [...tolerations, ...RANCHER_RKE2_TOLERATIONS] };
+}
+
 /** Seed 004's `spec.rkeConfig.additionalManifest` HelmChart with the given values. */
 export function helmChartManifest(values: Record<string, unknown>): string {
   return stringify({

@@ -183,21 +183,13 @@ export function helmChartsInManifest(manifest: string): HelmChartFacts[] {
   return charts;
 }
 
-/** The values uproot recommends per distribution (seed 004): selectors and tolerations that match. */
-export function recommendedPlacement(distro: string): {
-  nodeSelector: Record<string, string>;
-  tolerations: Toleration[];
-} {
+/**
+ * The nodeSelector uproot recommends per distribution (seed 004). Tolerations are derived from the nodes'
+ * live taints instead: seed 004's `value: 'true'` ones do not tolerate Rancher's valueless RKE2 taints.
+ */
+export function recommendedPlacement(distro: string): { nodeSelector: Record<string, string> } {
   const roleKey =
     distro === 'rke' ? 'node-role.kubernetes.io/controlplane' : 'node-role.kubernetes.io/control-plane';
   const roleValue = distro === 'rke' || distro === 'rke2' ? 'true' : '';
-  return {
-    nodeSelector: { [roleKey]: roleValue },
-    tolerations: [
-      { key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' },
-      ...(roleValue
-        ? [{ key: roleKey, value: roleValue, effect: 'NoSchedule' }]
-        : [{ key: roleKey, operator: 'Exists', effect: 'NoSchedule' }]),
-    ],
-  };
+  return { nodeSelector: { [roleKey]: roleValue } };
 }

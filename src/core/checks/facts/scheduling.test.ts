@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { placementOnNode, toleratesTaint } from './scheduling.js';
+import { formatToleration } from '../../scheduling/index.js';
 import type { NodeFacts, Taint, Toleration } from '../snapshot.js';
 
 const taint: Taint = { key: 'node-role.kubernetes.io/control-plane', value: 'true', effect: 'NoSchedule' };
@@ -53,5 +54,17 @@ describe('placementOnNode', () => {
         node,
       ),
     ).toEqual({ fits: true });
+  });
+});
+
+describe('formatToleration', () => {
+  it('writes one line of YAML flow style, quoting what YAML would read as another type', () => {
+    expect(
+      formatToleration({ key: 'node-role.kubernetes.io/etcd', operator: 'Exists', effect: 'NoExecute' }),
+    ).toBe('{key: node-role.kubernetes.io/etcd, operator: Exists, effect: NoExecute}');
+    expect(formatToleration({ key: 'a', value: 'true', effect: 'NoSchedule' })).toBe(
+      '{key: a, value: "true", effect: NoSchedule}',
+    );
+    expect(formatToleration({ operator: 'Exists' })).toBe('{operator: Exists}');
   });
 });

@@ -1,24 +1,13 @@
 /**
  * Where a DaemonSet's pods can run, with the scheduler's own rules: nodeSelector is an exact label match;
- * a taint blocks unless a toleration tolerates it (k8s.io/api core/v1 Toleration.ToleratesTaint: empty
- * effect = all effects, empty key with Exists = all keys, empty operator = Equal); PreferNoSchedule never
- * blocks. The DaemonSet controller adds its own tolerations to every daemon pod (pkg/controller/daemon/util).
+ * a taint blocks unless a toleration tolerates it (src/core/scheduling: core/v1 Toleration.ToleratesTaint);
+ * PreferNoSchedule never blocks. The DaemonSet controller adds its own tolerations to every daemon pod
+ * (pkg/controller/daemon/util).
  */
+import { formatTaint, toleratesTaint } from '../../scheduling/index.js';
 import type { NodeFacts, Taint, Toleration } from '../snapshot.js';
 
-export function toleratesTaint(toleration: Toleration, taint: Taint): boolean {
-  if (toleration.effect && toleration.effect !== taint.effect) return false;
-  if (toleration.key && toleration.key !== taint.key) return false;
-  switch (toleration.operator ?? 'Equal') {
-    case 'Equal':
-    case '':
-      return (toleration.value ?? '') === (taint.value ?? '');
-    case 'Exists':
-      return true;
-    default:
-      return false;
-  }
-}
+export { formatTaint, toleratesTaint };
 
 export function daemonSetTolerations(hostNetwork: boolean): Toleration[] {
   const exists = (key: string, effect: string): Toleration => ({ key, operator: 'Exists', effect });
@@ -66,8 +55,4 @@ export function blockingTaints(node: NodeFacts): Taint[] {
     taints.push({ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' });
   }
   return taints;
-}
-
-export function formatTaint(taint: Taint): string {
-  return `${taint.key}${taint.value ? `=${taint.value}` : ''}:${taint.effect}`;
 }

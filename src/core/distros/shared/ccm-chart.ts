@@ -7,6 +7,13 @@ import { stringify } from 'yaml';
 import { CCM_IMAGE_REPOSITORY } from '../../leader-migration/index.js';
 import { cloneJson, isRecord, type JsonRecord } from './json-value.js';
 import { flagName, setFlag, withoutFlags } from './flag-list.js';
+import {
+  ROLE_TAINTS,
+  isTolerated,
+  tolerationFor,
+  type Taint,
+  type Toleration,
+} from '../../scheduling/index.js';
 
 export const CCM_CHART = {
   chart: 'aws-cloud-controller-manager',
@@ -72,10 +79,10 @@ export function renderCcmValues(options: CcmValuesOptions): JsonRecord {
     hostNetworking: true,
     image: { repository: CCM_IMAGE_REPOSITORY, tag: options.imageTag },
     tolerations: [
-      { effect: 'NoSchedule', key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true' },
-      { effect: 'NoSchedule', value: 'true', key: label },
-      // Rancher also taints control-plane nodes that carry the etcd role; the seed's list misses it.
-      { effect: 'NoExecute', value: 'true', key: 'node-role.kubernetes.io/etcd' },
+      { effect: 'NoSchedule', key: UNINITIALIZED_TAINT.key, value: 'true' },
+      // `Exists` for the role taints: seed 004's `value: 'true'` does not tolerate Rancher's RKE2 taints,
+      // which have no value, and the seed misses the etcd taint of combined etcd + control-plane nodes.
+      ...ROLE_TAINTS[options.flavor].map(roleToleration),
     ],
     nodeSelector,
     args: options.leaderMigration ? [...BASE_ARGS, LEADER_MIGRATION_CHART_ARG] : [...BASE_ARGS],
@@ -94,12 +101,10 @@ export function ensureCcmValues(existing: unknown, options: CcmValuesOptions): J
   const values = cloneJson(existing);
   values.hostNetworking = true;
   values.image = { ...(isRecord(values.image) ? values.image : {}), tag: options.imageTag };
-  const tolerations = Array.isArray(values.tolerations) ? [...values.tolerations] : [];
-  for (const wanted of fresh.tolerations as JsonRecord[]) {
-    if (!tolerations.some((t) => isRecord(t) && t.key === wanted.key && t.effect === wanted.effect))
-      tolerations.push(wanted);
-  }
-  values.tolerations = tolerations;
+  values.tolerations = withTolerationsFor(values.tolerations, [
+    UNINITIALIZED_TAINT,
+    ...ROLE_TAINTS[options.flavor],
+  ]);
   values.nodeSelector = {
     ...(isRecord(values.nodeSelector) ? values.nodeSelector : {}),
     ...(fresh.nodeSelector as JsonRecord),
@@ -119,6 +124,38 @@ export function ensureCcmValues(existing: unknown, options: CcmValuesOptions): J
   values.args = args;
   values.clusterRoleRules = withServiceAccountGet(values.clusterRoleRules);
   return values;
+}
+
+const UNINITIALIZED_TAINT: Taint = {
+  key: 'node.cloudprovider.kubernetes.io/uninitialized',
+  value: 'true',
+  effect: 'NoSchedule',
+};
+
+function roleToleration(taint: Taint): JsonRecord {
+  const { key, operator, effect } = tolerationFor(taint);
+  return { effect, key, operator };
+}
+
+/** The user's tolerations plus one for each taint none of them tolerates (their own entries stay). */
+function withTolerationsFor(existing: unknown, taints: readonly Taint[]): unknown[] {
+  const tolerations = Array.isArray(existing) ? [...(existing as unknown[])] : [];
+  const parsed: Toleration[] = tolerations.filter(isRecord).map((t) => ({
+    ...(typeof t.key === 'string' ? { key: t.key } : {}),
+    ...(typeof t.operator === 'string' ? { operator: t.operator } : {}),
+    ...(t.value !== undefined && t.value !== null ? { value: String(t.value) } : {}),
+    ...(typeof t.effect === 'string' ? { effect: t.effect } : {}),
+  }));
+  for (const taint of taints) {
+    if (isTolerated(taint, parsed)) continue;
+    const added =
+      taint === UNINITIALIZED_TAINT
+        ? { effect: taint.effect, key: taint.key, value: taint.value }
+        : roleToleration(taint);
+    tolerations.push(added);
+    parsed.push(added as Toleration);
+  }
+  return tolerations;
 }
 
 function withServiceAccountGet(rules: unknown): JsonRecord[] {

@@ -253,6 +253,8 @@ export function kubeadmNodeConfig(options: {
           'node.kubernetes.io/exclude-from-external-load-balancers': '',
         }
       : {},
+    // kubeadm's ControlPlaneTaint, no value (kubernetes/kubernetes cmd/kubeadm/app/constants/constants.go);
+    // the `master` taint went in kubeadm 1.25, before any version the twin runs.
     taints: isControl ? [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] : [],
     annotations: {
       'kubeadm.alpha.kubernetes.io/cri-socket': 'unix:///var/run/containerd/containerd.sock',

@@ -39,6 +39,40 @@ describe('cluster layout', () => {
     expect(i.imdsLocalHostname).toBe(imds(i.privateDnsName));
   });
 
+  it('keeps etcd on the control-plane machines, or gives it a pool of its own', () => {
+    const combined = planClusterLayout(parseScenario(base), seededRandom(3));
+    expect(combined.instances.map((i) => i.roles.join('+'))).toEqual([
+      ...Array<string>(3).fill('etcd+control-plane'),
+      ...Array<string>(3).fill('worker'),
+    ]);
+    const separate = planClusterLayout(
+      parseScenario({ ...base, nodes: { controlPlane: 2, etcd: 3, workers: 3 } }),
+      seededRandom(3),
+    );
+    expect(separate.instances.map((i) => `${i.role}:${i.roles.join('+')}`)).toEqual([
+      'control-plane:control-plane',
+      'control-plane:control-plane',
+      'etcd:etcd',
+      'etcd:etcd',
+      'etcd:etcd',
+      'worker:worker',
+      'worker:worker',
+      'worker:worker',
+    ]);
+    expect(separate.instances.map((i) => i.machineName.replace(/-[0-9a-f]{5}-/, '-x-'))).toEqual([
+      'sandbox-cp-x-0',
+      'sandbox-cp-x-1',
+      'sandbox-etcd-x-0',
+      'sandbox-etcd-x-1',
+      'sandbox-etcd-x-2',
+      'sandbox-worker-x-0',
+      'sandbox-worker-x-1',
+      'sandbox-worker-x-2',
+    ]);
+    // The same seed gives the combined layout's first machines the same addresses and ids.
+    expect(separate.instances[0]!.instanceId).toBe(combined.instances[0]!.instanceId);
+  });
+
   it('resource-name naming uses the instance id', () => {
     const i = planClusterLayout(
       parseScenario({ ...base, naming: { mode: 'resource-name' }, aws: { region: 'eu-west-1' } }),
@@ -59,6 +93,20 @@ describe('the AWS seed of a scenario', () => {
     expect(seed.roles.map((r) => r.name)).toEqual(['sandbox-control-plane', 'sandbox-worker']);
     expect(seed.instances.filter((i) => i.iamInstanceProfile === 'sandbox-control-plane')).toHaveLength(3);
     expect(seed.enforceIam).toBe(true);
+  });
+
+  it("gives dedicated etcd machines seed 004's etcd/worker profile", () => {
+    const scenario = parseScenario({ ...base, nodes: { controlPlane: 2, etcd: 3, workers: 1 } });
+    const layout = planClusterLayout(scenario, seededRandom(1));
+    const seed = parseAwsSeed(buildAwsSeed(scenario, layout, planSeedIds(layout, seededRandom(2))));
+    expect(seed.instances.map((i) => i.iamInstanceProfile)).toEqual([
+      'sandbox-control-plane',
+      'sandbox-control-plane',
+      'sandbox-worker',
+      'sandbox-worker',
+      'sandbox-worker',
+      'sandbox-worker',
+    ]);
   });
 
   it("applies the scenario's defects", () => {

@@ -6,11 +6,18 @@ import type { NamingMode, Scenario } from '../../scenarios/index.js';
  * names as EC2, the OS and instance metadata report them. Pure and deterministic for a scenario and seed.
  */
 
-export type NodeRole = 'control-plane' | 'worker';
+/** Kubernetes roles as Rancher and RKE name them per machine (RKE2: etcd, control-plane, worker). */
+export type NodeRole = 'control-plane' | 'etcd' | 'worker';
 
 export interface InstanceLayout {
   readonly index: number;
+  /**
+   * The machine's pool, by its main role: `control-plane` for control-plane machines (with or without
+   * etcd), `etcd` for etcd-only machines, `worker` otherwise. `roles` lists every role it has.
+   */
   readonly role: NodeRole;
+  /** Every role of the machine: `['etcd', 'control-plane']` when combined, one role in separate pools. */
+  readonly roles: readonly NodeRole[];
   readonly instanceId: string;
   readonly privateIp: string;
   readonly privateDnsName: string;
@@ -106,33 +113,56 @@ function names(
   }
 }
 
-export function planClusterLayout(
-  scenario: Scenario,
-  random: Random,
-  nodeCount?: { controlPlane: number; workers: number },
-): ClusterLayout {
+export interface NodeCounts {
+  readonly controlPlane: number;
+  readonly workers: number;
+  /** Dedicated etcd machines; when there are any, the control-plane machines do not carry etcd. */
+  readonly etcd?: number;
+}
+
+/** The pools in machine order: control plane, then dedicated etcd, then workers. */
+function pools(counts: NodeCounts): { role: NodeRole; roles: NodeRole[]; name: string; count: number }[] {
+  const separateEtcd = (counts.etcd ?? 0) > 0;
+  return [
+    {
+      role: 'control-plane',
+      roles: separateEtcd ? ['control-plane'] : ['etcd', 'control-plane'],
+      name: 'cp',
+      count: counts.controlPlane,
+    },
+    { role: 'etcd', roles: ['etcd'], name: 'etcd', count: counts.etcd ?? 0 },
+    { role: 'worker', roles: ['worker'], name: 'worker', count: counts.workers },
+  ];
+}
+
+/** True when the machine has the role (a combined control-plane machine has etcd too). */
+export function hasRole(instance: Pick<InstanceLayout, 'roles'>, role: NodeRole): boolean {
+  return instance.roles.includes(role);
+}
+
+export function planClusterLayout(scenario: Scenario, random: Random, nodeCount?: NodeCounts): ClusterLayout {
   const region = scenario.aws.region;
   const zones = scenario.aws.availabilityZones ?? ['a', 'b', 'c'].map((l) => `${region}${l}`);
   const subnets = subnetsFor(scenario.aws.vpcCidr, zones);
   const counts = nodeCount ?? scenario.nodes;
   const instances: InstanceLayout[] = [];
-  const total = counts.controlPlane + counts.workers;
   const perSubnet = new Array<number>(subnets.length).fill(0);
   const usedIds = new Set<string>();
   const poolSuffix = hex(random, 5);
-  for (let index = 0; index < total; index++) {
-    const role: NodeRole = index < counts.controlPlane ? 'control-plane' : 'worker';
+  const machines = pools(counts).flatMap((pool) =>
+    Array.from({ length: pool.count }, (_, ordinal) => ({ ...pool, ordinal })),
+  );
+  for (const [index, { role, roles, name: pool, ordinal }] of machines.entries()) {
     const subnet = subnets[index % subnets.length]!;
     const offset = 10 + perSubnet[subnet.index]!++;
     const privateIp = intToIp(ipToInt(subnet.cidr.split('/')[0]!) + offset);
     let instanceId = `i-0${hex(random, 16)}`;
     while (usedIds.has(instanceId)) instanceId = `i-0${hex(random, 16)}`;
     usedIds.add(instanceId);
-    const pool = role === 'control-plane' ? 'cp' : 'worker';
-    const ordinal = role === 'control-plane' ? index : index - counts.controlPlane;
     instances.push({
       index,
       role,
+      roles,
       instanceId,
       privateIp,
       availabilityZone: subnet.availabilityZone,

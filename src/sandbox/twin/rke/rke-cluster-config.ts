@@ -121,7 +121,7 @@ export function initialClusterYaml(
       internal_address: i.privateIp,
       ...(scenario.naming.rkeHostnameOverride ? { hostname_override: i.hostname } : {}),
       user: 'ubuntu',
-      role: i.role === 'control-plane' ? ['controlplane', 'etcd'] : ['worker'],
+      role: rkeRoles(i.roles),
     })),
     cloud_provider: { name: scenario.cloudProvider === 'in-tree' ? 'aws' : 'external-aws' },
     services: {
@@ -133,6 +133,11 @@ export function initialClusterYaml(
     ingress: { provider: 'nginx' },
   };
   return `${header}\n${stringify(body)}`;
+}
+
+/** cluster.yml's role names (`controlplane`, `etcd`, `worker`) for a machine's roles. */
+function rkeRoles(roles: InstanceLayout['roles']): string[] {
+  return roles.map((r) => (r === 'control-plane' ? 'controlplane' : r));
 }
 
 /** The twin machine a cluster.yml node entry stands for (by address, internal address or hostname). */

@@ -4,11 +4,12 @@ import type { InstanceLayout } from '../layout/cluster-layout.js';
 import { distroVersion } from '../layout/versions.js';
 import { kubeletNodeName } from '../nodes/node-name.js';
 import { machineFor, parseRkeClusterYaml } from './rke-cluster-config.js';
-import { rkeNodeConfig } from './rke-node-config.js';
+import { rkeHostTaints, rkeNodeConfig } from './rke-node-config.js';
 
 const inst: InstanceLayout = {
   index: 0,
   role: 'control-plane',
+  roles: ['etcd', 'control-plane'],
   instanceId: 'i-0123456789abcdef0',
   privateIp: '10.0.0.10',
   privateDnsName: 'ip-10-0-0-10.ec2.internal',
@@ -61,6 +62,22 @@ describe('RKE cluster.yml → node configuration', () => {
   it("reads Rancher's rancher_kubernetes_engine_config form", () => {
     const c = config(`${node}rancher_kubernetes_engine_config:\n  cloud_provider:\n    name: external-aws\n`);
     expect(c.kubelet.cloudProvider).toBe('external');
+  });
+
+  it('a controlplane host that is not a worker registers with the controlplane taint; rke up adds the etcd one', () => {
+    const c = config(`${node}cloud_provider:\n  name: aws\n`);
+    expect(c.taints).toEqual([
+      { key: 'node-role.kubernetes.io/controlplane', value: 'true', effect: 'NoSchedule' },
+    ]);
+    expect(rkeHostTaints(['controlplane', 'etcd'])).toEqual([
+      { key: 'node-role.kubernetes.io/etcd', value: 'true', effect: 'NoExecute' },
+      { key: 'node-role.kubernetes.io/controlplane', value: 'true', effect: 'NoSchedule' },
+    ]);
+    expect(rkeHostTaints(['etcd'])).toEqual([
+      { key: 'node-role.kubernetes.io/etcd', value: 'true', effect: 'NoExecute' },
+    ]);
+    expect(rkeHostTaints(['controlplane', 'etcd', 'worker'])).toEqual([]);
+    expect(rkeHostTaints(['worker'])).toEqual([]);
   });
 
   it('locates a bad extra_args', () => {

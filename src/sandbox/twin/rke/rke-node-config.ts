@@ -1,6 +1,7 @@
 import type { InstanceLayout } from '../layout/cluster-layout.js';
 import type { DistroVersion } from '../layout/versions.js';
 import type { KubeletCloudProvider, NodeConfig, StaticPodConfig } from '../nodes/node-config.js';
+import type { Taint } from '../scheduling/taints.js';
 import type { RkeClusterConfig, RkeNodeEntry } from './rke-cluster-config.js';
 
 /**
@@ -10,6 +11,27 @@ import type { RkeClusterConfig, RkeNodeEntry } from './rke-cluster-config.js';
  * `useInstanceMetadataHostname`, sets the kubelet's hostname-override from instance metadata's `hostname`.
  * Otherwise the hostname-override is `hostname_override`, or the node's address (RKE's default).
  */
+
+const RKE_CONTROLPLANE_TAINT: Taint = {
+  key: 'node-role.kubernetes.io/controlplane',
+  value: 'true',
+  effect: 'NoSchedule',
+};
+const RKE_ETCD_TAINT: Taint = { key: 'node-role.kubernetes.io/etcd', value: 'true', effect: 'NoExecute' };
+
+/**
+ * The role taints `rke up` keeps on a host's Node (rancher/rke services/workerplane.go doDeployWorkerPlaneHost,
+ * v1.6.3): a host without the worker role gets `node-role.kubernetes.io/etcd=true:NoExecute` when it has
+ * etcd and `node-role.kubernetes.io/controlplane=true:NoSchedule` when it has controlplane; cluster.go
+ * setNodeAnnotationsLabelsTaints writes them through the API at the end of every `rke up`.
+ */
+export function rkeHostTaints(roles: readonly string[]): Taint[] {
+  if (roles.includes('worker')) return [];
+  return [
+    ...(roles.includes('etcd') ? [RKE_ETCD_TAINT] : []),
+    ...(roles.includes('controlplane') ? [RKE_CONTROLPLANE_TAINT] : []),
+  ];
+}
 
 function providerFlag(name: string): KubeletCloudProvider {
   if (name === 'aws') return 'aws';
@@ -109,10 +131,9 @@ export function rkeNodeConfig(
     },
     staticPods,
     labels,
-    taints:
-      isControl && !isWorker
-        ? [{ key: 'node-role.kubernetes.io/controlplane', value: 'true', effect: 'NoSchedule' }]
-        : [],
+    // The kubelet registers with RKE's control-plane taint (cluster/plan.go: register-with-taints when
+    // controlplane and not worker); `rke up` adds the etcd one afterwards (rkeHostTaints).
+    taints: isControl && !isWorker ? [RKE_CONTROLPLANE_TAINT] : [],
     annotations: {
       'rke.cattle.io/external-ip': entry.address,
       'rke.cattle.io/internal-ip': entry.internalAddress ?? entry.address,

@@ -1,13 +1,16 @@
 import type { Clock } from '../../../clock/index.js';
 import { UprootError } from '../../../errors/index.js';
 import { atLeast, parseKubernetesVersion } from '../../../core/kubernetes-version/index.js';
-import type { TwinKube } from '../kube/twin-kube.js';
+import { isRecord } from '../kube/kube-types.js';
+import { R, type TwinKube } from '../kube/twin-kube.js';
+import { hasRole } from '../layout/cluster-layout.js';
 import { distroVersion, type DistroVersion } from '../layout/versions.js';
 import { configKey, type NodeConfig } from '../nodes/node-config.js';
 import type { NodeAgent } from '../nodes/node-agent.js';
 import { cordon, uncordon } from '../nodes/cordon.js';
 import { machineFor, parseRkeClusterYaml } from './rke-cluster-config.js';
-import { rkeNodeConfig } from './rke-node-config.js';
+import type { Taint } from '../scheduling/taints.js';
+import { rkeHostTaints, rkeNodeConfig } from './rke-node-config.js';
 
 /**
  * `rke up` against the twin: reads cluster.yml, checks it as RKE does, and rolls the changed nodes
@@ -30,6 +33,8 @@ export interface RkeUpOptions {
 export class RkeUp {
   private running = false;
   private version: DistroVersion | undefined;
+  /** Each host's role taints from the last cluster.yml that planned (what the final sync writes). */
+  private hostTaints = new Map<NodeAgent, Taint[]>();
 
   constructor(private readonly options: RkeUpOptions) {}
 
@@ -46,6 +51,7 @@ export class RkeUp {
       });
     }
     const configs = new Map<NodeAgent, NodeConfig>();
+    const hostTaints = new Map<NodeAgent, Taint[]>();
     const instances = this.options.agents.map((a) => a.instance);
     for (const entry of cluster.nodes) {
       const instance = machineFor(entry, instances);
@@ -61,6 +67,7 @@ export class RkeUp {
       }
       const agent = this.options.agents.find((a) => a.instance === instance)!;
       configs.set(agent, rkeNodeConfig(cluster, entry, instance, version));
+      hostTaints.set(agent, rkeHostTaints(entry.roles));
     }
     const missing = this.options.agents.filter((a) => !configs.has(a));
     if (missing.length > 0) {
@@ -73,7 +80,32 @@ export class RkeUp {
         },
       );
     }
+    this.hostTaints = hostTaints;
     return { configs, version };
+  }
+
+  /**
+   * The last step of `rke up` (rancher/rke cmd/up.go SyncLabelsAndTaints, k8s/node.go SyncNodeTaints): adds
+   * each host's role taints that its Node lacks (same key, value and effect), leaving other taints alone.
+   */
+  syncNodeTaints(): void {
+    for (const [agent, taints] of this.hostTaints) {
+      const name = agent.nodeName;
+      if (!name || taints.length === 0) continue;
+      this.options.kube.mutate(R.nodes, undefined, name, (draft) => {
+        const spec = isRecord(draft.spec) ? draft.spec : {};
+        const current = Array.isArray(spec.taints) ? (spec.taints as Taint[]) : [];
+        const missing = taints.filter(
+          (t) =>
+            !current.some(
+              (c) => c.key === t.key && (c.value ?? '') === (t.value ?? '') && c.effect === t.effect,
+            ),
+        );
+        if (missing.length === 0) return undefined;
+        draft.spec = { ...spec, taints: [...current, ...missing] };
+        return draft;
+      });
+    }
   }
 
   /** Boot-time: remembers the version the cluster was built with. */
@@ -109,8 +141,10 @@ export class RkeUp {
       const changed = [...plan.configs].filter(
         ([agent, config]) => configKey(agent.runningConfig) !== configKey(config),
       );
-      const controlPlane = changed.filter(([a]) => a.instance.role === 'control-plane');
-      const workers = changed.filter(([a]) => a.instance.role !== 'control-plane');
+      // RKE's etcd plane (rolled one host at a time) is not simulated: an etcd-only host restarts its kubelet
+      // with the workers, which is where `rke up` redeploys every host's kubelet (services/workerplane.go).
+      const controlPlane = changed.filter(([a]) => hasRole(a.instance, 'control-plane'));
+      const workers = changed.filter(([a]) => !hasRole(a.instance, 'control-plane'));
       say('INFO', `[controlplane] Processing controlplane hosts for upgrade 1 at a time`);
       for (const [agent, config] of controlPlane) {
         await this.roll(agent, config, 'controlplane', say);
@@ -124,6 +158,9 @@ export class RkeUp {
           workers.slice(i, i + batch).map(([agent, config]) => this.roll(agent, config, 'worker', say)),
         );
       }
+      say('INFO', '[sync] Syncing nodes Labels and Taints');
+      this.syncNodeTaints();
+      say('INFO', '[sync] Successfully synced nodes Labels and Taints');
       say('INFO', 'Finished building Kubernetes cluster successfully');
       return { ok: true, log: lines };
     } finally {

@@ -5,9 +5,15 @@ import { flagsOf } from '../nodes/node-config.js';
 import { kubeletNodeName } from '../nodes/node-name.js';
 import { mergeFlags, rke2NodeConfig } from './rke2-node-config.js';
 
-const instance = (role: InstanceLayout['role'], hostname = 'ip-10-0-0-10'): InstanceLayout => ({
+/** A machine of the combined control-plane pool (etcd too), of the worker pool, or with the given roles. */
+const instance = (
+  role: InstanceLayout['role'],
+  hostname = 'ip-10-0-0-10',
+  roles: InstanceLayout['roles'] = role === 'control-plane' ? ['etcd', 'control-plane'] : [role],
+): InstanceLayout => ({
   index: 0,
   role,
+  roles,
   instanceId: 'i-0123456789abcdef0',
   privateIp: '10.0.0.10',
   privateDnsName: 'ip-10-0-0-10.ec2.internal',
@@ -43,9 +49,32 @@ describe('RKE2 machine configuration → component flags', () => {
       '--cloud-provider=aws',
     );
     expect(config.labels).toMatchObject({ 'node-role.kubernetes.io/control-plane': 'true', ...cp });
+    // Rancher's taints for a combined etcd + control-plane machine: both, with no value.
     expect(config.taints).toEqual([
-      { key: 'node-role.kubernetes.io/control-plane', value: 'true', effect: 'NoSchedule' },
+      { key: 'node-role.kubernetes.io/etcd', effect: 'NoExecute' },
+      { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' },
     ]);
+  });
+
+  it.each<[InstanceLayout['roles'], string[], boolean]>([
+    [['etcd'], ['node-role.kubernetes.io/etcd:NoExecute'], false],
+    [['control-plane'], ['node-role.kubernetes.io/control-plane:NoSchedule'], true],
+    [['etcd', 'control-plane', 'worker'], [], true],
+    [['etcd', 'worker'], [], false],
+    [['worker'], [], false],
+  ])('a machine with roles %j registers with taints %j (control plane: %s)', (roles, taints, cp) => {
+    const config = rke2NodeConfig({
+      rkeConfig: {
+        machineGlobalConfig: { 'cloud-provider-name': 'aws', 'node-taint': ['custom=1:NoSchedule'] },
+      },
+      instance: instance(roles.includes('control-plane') ? 'control-plane' : roles[0]!, 'h', roles),
+      version,
+    });
+    expect(config.taints.map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`)).toEqual(taints);
+    expect(config.staticPods.length > 0).toBe(cp);
+    expect('node-role.kubernetes.io/control-plane' in config.labels).toBe(cp);
+    expect('node-role.kubernetes.io/etcd' in config.labels).toBe(roles.includes('etcd'));
+    expect(config.labels['rke.cattle.io/etcd-role']).toBe(roles.includes('etcd') ? 'true' : undefined);
   });
 
   it("seed 002 step 1 adds --enable-leader-migration to the control plane's KCM only", () => {

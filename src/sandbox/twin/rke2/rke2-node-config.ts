@@ -1,6 +1,7 @@
 import type { InstanceLayout } from '../layout/cluster-layout.js';
 import type { DistroVersion } from '../layout/versions.js';
 import type { KubeletCloudProvider, NodeConfig, StaticPodConfig } from '../nodes/node-config.js';
+import type { Taint } from '../scheduling/taints.js';
 import { argList, rke2EffectiveConfig } from '../../../core/distros/rke2/index.js';
 
 type MachineConfig = Record<string, unknown>;
@@ -25,20 +26,47 @@ export const RKE2_ROLE_LABELS = {
 } as const;
 
 /** The labels Rancher's machines (and so their nodes) carry for their roles. */
-export function rke2MachineLabels(role: InstanceLayout['role']): Record<string, string> {
-  return role === 'control-plane'
-    ? { [RKE2_ROLE_LABELS.controlPlane]: 'true', [RKE2_ROLE_LABELS.etcd]: 'true' }
-    : { [RKE2_ROLE_LABELS.worker]: 'true' };
+export function rke2MachineLabels(roles: InstanceLayout['roles']): Record<string, string> {
+  const labels: Record<string, string> = {};
+  if (roles.includes('control-plane')) labels[RKE2_ROLE_LABELS.controlPlane] = 'true';
+  if (roles.includes('etcd')) labels[RKE2_ROLE_LABELS.etcd] = 'true';
+  if (roles.includes('worker')) labels[RKE2_ROLE_LABELS.worker] = 'true';
+  return labels;
 }
 
-function nodeRoleLabels(role: InstanceLayout['role']): Record<string, string> {
-  return role === 'control-plane'
-    ? {
-        'node-role.kubernetes.io/control-plane': 'true',
-        'node-role.kubernetes.io/etcd': 'true',
-        'node-role.kubernetes.io/master': 'true',
-      }
-    : { 'node-role.kubernetes.io/worker': 'true' };
+/**
+ * The role labels the node gets: RKE2 (k3s) labels servers that run the API server control-plane and master
+ * (k3s pkg/server/server.go setNodeLabelsAndAnnotations) and etcd members etcd (k3s pkg/etcd
+ * metadata_controller.go); Rancher labels worker machines' nodes worker (rancher/rancher
+ * pkg/controllers/managementuser/machinerole).
+ */
+function nodeRoleLabels(roles: InstanceLayout['roles']): Record<string, string> {
+  const labels: Record<string, string> = {};
+  if (roles.includes('control-plane')) {
+    labels['node-role.kubernetes.io/control-plane'] = 'true';
+    labels['node-role.kubernetes.io/master'] = 'true';
+  }
+  if (roles.includes('etcd')) labels['node-role.kubernetes.io/etcd'] = 'true';
+  if (roles.includes('worker')) labels['node-role.kubernetes.io/worker'] = 'true';
+  return labels;
+}
+
+/**
+ * Rancher's role taints, which it renders into the machine's `node-taint` (so the kubelet registers with
+ * them): a machine that is not a worker gets `node-role.kubernetes.io/etcd:NoExecute` when it has etcd and
+ * `node-role.kubernetes.io/control-plane:NoSchedule` when it has the control plane, both with an empty value
+ * (rancher/rancher pkg/capr/planner/planner.go getTaints and config.go addTaints at 59bd052e; the same rule
+ * for RKE2 in pkg/provisioningv2/rke2/planner/planner.go from v2.6.0). A combined etcd + control-plane
+ * machine gets both; etcd + control-plane + worker gets none. (K3s combined machines skip the etcd taint;
+ * the twin runs RKE2.) addTaints replaces any `node-taint` of the user's machine config, so none is read.
+ */
+export function rancherRoleTaints(roles: InstanceLayout['roles']): Taint[] {
+  if (roles.includes('worker')) return [];
+  const taints: Taint[] = [];
+  if (roles.includes('etcd')) taints.push({ key: 'node-role.kubernetes.io/etcd', effect: 'NoExecute' });
+  if (roles.includes('control-plane'))
+    taints.push({ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' });
+  return taints;
 }
 
 /** Merges `name=value` overrides into `--name=value` flags: same name replaces, new names append. */
@@ -74,7 +102,8 @@ export interface Rke2NodeInput {
 
 export function rke2NodeConfig(input: Rke2NodeInput): NodeConfig {
   const { instance, version } = input;
-  const machineLabels = rke2MachineLabels(instance.role);
+  const machineLabels = rke2MachineLabels(instance.roles);
+  const controlPlane = instance.roles.includes('control-plane');
   // Rancher's merge (machineGlobalConfig, then matching machineSelectorConfig entries, last wins), as the
   // planner computes it (src/core/distros/rke2/effective-config.ts).
   const config = rke2EffectiveConfig({ spec: { rkeConfig: input.rkeConfig } }, machineLabels);
@@ -92,12 +121,11 @@ export function rke2NodeConfig(input: Rke2NodeInput): NodeConfig {
   const kubeletArgs = mergeFlags(baseKubelet, argList(config['kubelet-arg']));
   const kubeletProvider = flagOf(kubeletArgs, 'cloud-provider');
   const hostnameOverride = flagOf(kubeletArgs, 'hostname-override');
-  const labels = { ...nodeRoleLabels(instance.role), ...machineLabels };
-  const taints =
-    instance.role === 'control-plane'
-      ? [{ key: 'node-role.kubernetes.io/control-plane', value: 'true', effect: 'NoSchedule' }]
-      : [];
-  const staticPods = instance.role === 'control-plane' ? controlPlanePods(config, providerName, version) : [];
+  const labels = { ...nodeRoleLabels(instance.roles), ...machineLabels };
+  const taints = rancherRoleTaints(instance.roles);
+  // Rancher runs etcd-only machines with disable-apiserver/-controller-manager/-scheduler (planner
+  // config.go addRoleConfig): no control-plane static pods (etcd itself is not simulated).
+  const staticPods = controlPlane ? controlPlanePods(config, providerName, version) : [];
   return {
     kubelet: {
       cloudProvider: providerFlag(kubeletProvider ?? ''),

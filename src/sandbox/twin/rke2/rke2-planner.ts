@@ -5,6 +5,7 @@ import type { ManifestApplier } from '../helm/manifest-applier.js';
 import { parseManifests } from '../helm/manifest-applier.js';
 import { isRecord, metaOf, type KubeObject } from '../kube/kube-types.js';
 import { R, type TwinKube } from '../kube/twin-kube.js';
+import { hasRole } from '../layout/cluster-layout.js';
 import { distroVersion, type DistroVersion } from '../layout/versions.js';
 import { configKey, type NodeConfig } from '../nodes/node-config.js';
 import type { NodeAgent } from '../nodes/node-agent.js';
@@ -139,12 +140,16 @@ export class Rke2Planner {
         this.writeStatus(settledStatus);
         return;
       }
-      const controlPlane = pending.filter(([agent]) => agent.instance.role === 'control-plane');
-      const batch =
-        controlPlane.length > 0
-          ? controlPlane.slice(0, 1)
-          : pending.slice(0, workerConcurrency(rkeConfig, pending.length));
-      const kind = controlPlane.length > 0 ? 'control plane' : 'worker';
+      // Rancher's tiers, each finished before the next (pkg/capr/planner/planner.go): etcd machines one at a
+      // time (combined etcd + control-plane ones among them), then control-plane, then workers.
+      const etcd = pending.filter(([agent]) => hasRole(agent.instance, 'etcd'));
+      const controlPlane = pending.filter(([agent]) => hasRole(agent.instance, 'control-plane'));
+      const [kind, batch] =
+        etcd.length > 0
+          ? ['etcd', etcd.slice(0, 1)]
+          : controlPlane.length > 0
+            ? ['control plane', controlPlane.slice(0, 1)]
+            : ['worker', pending.slice(0, workerConcurrency(rkeConfig, pending.length))];
       const names = batch.map(([agent]) => agent.instance.machineName).join(',');
       this.writeStatus((p, g, n) => reconcilingStatus(p, g, n, `configuring ${kind} node(s) ${names}`));
       log(`rke2 planner: configuring ${kind} node(s) ${names}`);

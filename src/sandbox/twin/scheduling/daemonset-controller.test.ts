@@ -168,4 +168,43 @@ describe('DaemonSet controller', () => {
     ds.stop();
     scheduler.stop();
   });
+
+  it('a NoExecute taint evicts the pods that do not tolerate it; a NoSchedule one only stops new pods', async () => {
+    const { kube, settle, ds, scheduler } = await setup();
+    kube.create(R.daemonsets, ccmDaemonSet([]));
+    await settle();
+    const nodesOfPods = () =>
+      kube
+        .list(R.pods, { namespace: 'kube-system' })
+        .map((p) => (p.spec as { nodeName: string }).nodeName)
+        .sort();
+    expect(nodesOfPods()).toEqual(['cp-0', 'cp-1', 'cp-2']);
+    const addTaint = (name: string, taint: Record<string, string>) =>
+      kube.mutate(R.nodes, undefined, name, (d) => {
+        const spec = d.spec as { taints?: unknown[] };
+        spec.taints = [...(spec.taints ?? []), taint];
+        return d;
+      });
+    // Rancher's etcd taint appears on cp-1: its pod goes (DESIRED drops), cp-2's new taint is only NoSchedule.
+    addTaint('cp-1', { key: 'node-role.kubernetes.io/etcd', effect: 'NoExecute' });
+    addTaint('cp-2', { key: 'example.com/maintenance', effect: 'NoSchedule' });
+    await settle();
+    expect(nodesOfPods()).toEqual(['cp-0', 'cp-2']);
+    expect(kube.get(R.daemonsets, 'kube-system', 'ccm')!.status).toMatchObject({
+      desiredNumberScheduled: 1,
+      currentNumberScheduled: 1,
+      numberMisscheduled: 1,
+    });
+    // Tolerating the etcd taint brings the pod back.
+    kube.mutate(R.daemonsets, 'kube-system', 'ccm', (d) => {
+      const spec = (d.spec as { template: { spec: { tolerations: unknown[] } } }).template.spec;
+      spec.tolerations.push({ key: 'node-role.kubernetes.io/etcd', operator: 'Exists', effect: 'NoExecute' });
+      return d;
+    });
+    await settle();
+    await settle();
+    expect(nodesOfPods()).toContain('cp-1');
+    ds.stop();
+    scheduler.stop();
+  });
 });

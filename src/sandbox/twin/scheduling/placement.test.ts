@@ -4,10 +4,14 @@ import { withDaemonPodTolerations } from './daemon-pod-tolerations.js';
 import { canKeepRunning, canSchedule, type PlacementNode } from './placement.js';
 import { toleratesTaint, type Taint, type Toleration } from './taints.js';
 
+/** A Rancher RKE2 machine with the etcd and control-plane roles: both taints, no value. */
 const cp = (extra: Partial<PlacementNode['spec']> = {}): PlacementNode => ({
   metadata: { name: 'cp-1', labels: { 'node-role.kubernetes.io/control-plane': 'true' } },
   spec: {
-    taints: [{ key: 'node-role.kubernetes.io/control-plane', value: 'true', effect: 'NoSchedule' }],
+    taints: [
+      { key: 'node-role.kubernetes.io/etcd', effect: 'NoExecute' },
+      { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' },
+    ],
     ...extra,
   },
 });
@@ -55,17 +59,45 @@ describe('canSchedule', () => {
     expect(result.fits).toBe(false);
   });
 
-  it('the chart default tolerations tolerate the RKE2 control-plane=true:NoSchedule taint (operator Exists by key)', () => {
-    // The chart writes no operator for the control-plane toleration, so it is Equal with an empty value: it
-    // only tolerates a taint without a value. RKE2's taint has value "true".
-    const result = canSchedule(
-      { nodeSelector: { 'node-role.kubernetes.io/control-plane': 'true' }, tolerations: chartTolerations },
-      cp(),
-    );
-    expect(result).toEqual({
+  it("the chart's default tolerations tolerate Rancher's control-plane taint but not its etcd taint", () => {
+    // The chart writes no operator for the control-plane toleration: Equal with an empty value, which
+    // tolerates Rancher's taint (no value either). Nothing in the chart tolerates the etcd NoExecute taint.
+    const select = { nodeSelector: { 'node-role.kubernetes.io/control-plane': 'true' } };
+    expect(canSchedule({ ...select, tolerations: chartTolerations }, cp())).toEqual({
       fits: false,
-      reason: 'node(s) had untolerated taint {node-role.kubernetes.io/control-plane=true:NoSchedule}',
+      reason: 'node(s) had untolerated taint {node-role.kubernetes.io/etcd: }',
     });
+    const etcd: Toleration = { key: 'node-role.kubernetes.io/etcd', operator: 'Exists', effect: 'NoExecute' };
+    expect(canSchedule({ ...select, tolerations: [...chartTolerations, etcd] }, cp())).toEqual({
+      fits: true,
+    });
+    // Seed 004's `value: 'true'` tolerations match neither of Rancher's valueless taints.
+    const seed: Toleration[] = [
+      { key: 'node-role.kubernetes.io/control-plane', value: 'true', effect: 'NoSchedule' },
+      { key: 'node-role.kubernetes.io/etcd', value: 'true', effect: 'NoExecute' },
+    ];
+    expect(canSchedule({ ...select, tolerations: seed }, cp()).fits).toBe(false);
+    // RKE's taints carry "true": the same values fit there.
+    const rke: PlacementNode = {
+      metadata: { name: 'cp-1', labels: {} },
+      spec: {
+        taints: [
+          { key: 'node-role.kubernetes.io/controlplane', value: 'true', effect: 'NoSchedule' },
+          { key: 'node-role.kubernetes.io/etcd', value: 'true', effect: 'NoExecute' },
+        ],
+      },
+    };
+    expect(
+      canSchedule(
+        {
+          tolerations: [
+            { key: 'node-role.kubernetes.io/controlplane', value: 'true', effect: 'NoSchedule' },
+            seed[1]!,
+          ],
+        },
+        rke,
+      ),
+    ).toEqual({ fits: true });
   });
 
   it('a cordoned node takes a daemon pod but not an ordinary pod', () => {
@@ -75,6 +107,8 @@ describe('canSchedule', () => {
     });
     expect(canSchedule({}, node)).toEqual({ fits: false, reason: 'node(s) were unschedulable' });
     expect(canSchedule({ tolerations: withDaemonPodTolerations([], true) }, node)).toEqual({ fits: true });
+    // The daemon tolerations cover node conditions and the cordon, never the role taints.
+    expect(canSchedule({ tolerations: withDaemonPodTolerations([], true) }, cp()).fits).toBe(false);
   });
 
   it('matchFields metadata.name pins a pod to one node', () => {
@@ -104,5 +138,15 @@ describe('canSchedule', () => {
       spec: { taints: [{ key: 'x', effect: 'NoExecute' }] },
     };
     expect(canKeepRunning({}, evicting).fits).toBe(false);
+    expect(canKeepRunning({ tolerations: [{ key: 'x', operator: 'Exists' }] }, evicting).fits).toBe(true);
+    // An empty effect tolerates every effect; an Exists toleration with no key tolerates every taint.
+    expect(
+      canKeepRunning({ tolerations: [{ key: 'x', operator: 'Exists', effect: '' }] }, evicting).fits,
+    ).toBe(true);
+    expect(canKeepRunning({ tolerations: [{ operator: 'Exists' }] }, cp()).fits).toBe(true);
+    expect(
+      canKeepRunning({ tolerations: [{ key: 'x', operator: 'Exists', effect: 'NoSchedule' }] }, evicting)
+        .fits,
+    ).toBe(false);
   });
 });

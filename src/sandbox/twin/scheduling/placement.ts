@@ -107,8 +107,17 @@ export function canSchedule(spec: PlacementPodSpec, node: PlacementNode): Placem
     return { fits: false, reason: 'node(s) were unschedulable' };
   }
   const taint = firstUntoleratedTaint(node.spec?.taints ?? [], tolerations);
-  if (taint) return { fits: false, reason: `node(s) had untolerated taint {${formatTaint(taint)}}` };
+  if (taint) return { fits: false, reason: untoleratedReason(taint) };
   return FITS;
+}
+
+/**
+ * The TaintToleration filter's reason, key and value only (kubernetes/kubernetes
+ * pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go, 1.25+): a taint without a value
+ * reads `{node-role.kubernetes.io/etcd: }`.
+ */
+function untoleratedReason(taint: Taint): string {
+  return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
 }
 
 /** A running pod must leave only on a NoExecute taint it does not tolerate (or when it no longer fits selection). */
@@ -116,6 +125,7 @@ export function canKeepRunning(spec: PlacementPodSpec, node: PlacementNode): Pla
   const selection = matchesNodeSelection(spec, node);
   if (!selection.fits) return selection;
   const taint = firstUntoleratedTaint(node.spec?.taints ?? [], spec.tolerations ?? [], ['NoExecute']);
-  if (taint) return { fits: false, reason: `node(s) had untolerated taint {${formatTaint(taint)}}` };
+  if (taint)
+    return { fits: false, reason: `node(s) had untolerated NoExecute taint {${formatTaint(taint)}}` };
   return FITS;
 }

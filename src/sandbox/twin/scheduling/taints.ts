@@ -1,8 +1,11 @@
 /**
- * Taints and tolerations with Kubernetes' matching rules (k8s.io/api/core/v1 toleration.go): an empty
- * effect matches every effect, an empty key with `Exists` matches every taint, `Equal` (or no operator)
- * compares values.
+ * Taints and tolerations as the twin's scheduler, DaemonSet controller and node lifecycle use them. The
+ * matching rule is Kubernetes' own (k8s.io/api core/v1 Toleration.ToleratesTaint), kept once in
+ * src/core/scheduling, which preflight judges with too.
  */
+import { formatTaint, isTolerated, toleratesTaint } from '../../../core/scheduling/index.js';
+
+export { formatTaint, isTolerated, toleratesTaint };
 
 export type TaintEffect = 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
 
@@ -21,24 +24,6 @@ export interface Toleration {
   readonly tolerationSeconds?: number;
 }
 
-export function toleratesTaint(toleration: Toleration, taint: Taint): boolean {
-  if (toleration.effect && toleration.effect !== taint.effect) return false;
-  if (toleration.key && toleration.key !== taint.key) return false;
-  switch (toleration.operator ?? '') {
-    case '':
-    case 'Equal':
-      return (toleration.value ?? '') === (taint.value ?? '');
-    case 'Exists':
-      return true;
-    default:
-      return false;
-  }
-}
-
-export function isTolerated(taint: Taint, tolerations: readonly Toleration[]): boolean {
-  return tolerations.some((t) => toleratesTaint(t, taint));
-}
-
 /** The first taint with one of `effects` that no toleration matches (the scheduler's TaintToleration filter). */
 export function firstUntoleratedTaint(
   taints: readonly Taint[],
@@ -46,10 +31,6 @@ export function firstUntoleratedTaint(
   effects: readonly string[] = ['NoSchedule', 'NoExecute'],
 ): Taint | undefined {
   return taints.find((taint) => effects.includes(taint.effect) && !isTolerated(taint, tolerations));
-}
-
-export function formatTaint(taint: Taint): string {
-  return `${taint.key}${taint.value ? `=${taint.value}` : ''}:${taint.effect}`;
 }
 
 /** Well-known taints (k8s.io/api/core/v1 well_known_taints.go and cloud-provider's api). */
