@@ -1,7 +1,8 @@
 import type { Journal } from '../engine/journal/journal-schema.js';
 import { inferOwnership, type LeaseObservation, type OwnershipReport } from '../core/ownership/index.js';
 import { parseKubernetesVersion } from '../core/kubernetes-version/index.js';
-import { ccmTagMinor, defaultLeaderMigrationConfiguration } from '../core/leader-migration/index.js';
+import { defaultLeaderMigrationConfiguration } from '../core/leader-migration/index.js';
+import { ccmTagMinor } from '../core/ccm/index.js';
 
 /**
  * The ownership timeline as seen from outside, inferred from the lease holder changes the journal recorded.

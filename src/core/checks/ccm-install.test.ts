@@ -46,14 +46,14 @@ describe('ccm-install', () => {
         snapshotWith(() => undefined),
         'ccm-install',
       ),
-    ).toMatchObject({ status: 'pass', message: expect.stringContaining('uproot pins v1.26.11') });
+    ).toMatchObject({ status: 'pass', message: expect.stringContaining('uproot pins v1.26.14') });
     expect(
       resultOf(
         snapshotWith(() => undefined),
         'ccm-install',
         { targetVersion: '1.27' },
       ).message,
-    ).toContain('pins v1.27.6 for Kubernetes 1.27');
+    ).toContain('pins v1.27.10 for Kubernetes 1.27');
   });
 
   it('passes a well-configured CCM', () => {

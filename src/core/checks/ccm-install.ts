@@ -19,7 +19,8 @@ import {
   type CcmDeployment,
 } from './facts/ccm-chart.js';
 import { ruleAllows } from './facts/rbac-rules.js';
-import { ccmImageTagFor, ccmTagMinor, defaultConfigIsSafe } from '../leader-migration/index.js';
+import { defaultConfigIsSafe } from '../leader-migration/index.js';
+import { ccmImageTagFor, ccmTagMinor } from '../ccm/index.js';
 import { minorString, type KubernetesVersion } from '../kubernetes-version/index.js';
 
 const ID = 'ccm-install';
