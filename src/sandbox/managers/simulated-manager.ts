@@ -20,6 +20,7 @@ import {
 } from '../../election/index.js';
 import { AwsApi, type AwsEndpoint } from '../cloud-controllers/aws-api.js';
 import { AwsCloud } from '../cloud-controllers/aws-cloud.js';
+import { InstanceTopology } from '../cloud-controllers/instance-topology.js';
 import type { CloudControllerSettings, ControllerContext } from '../cloud-controllers/controller-context.js';
 import { EventRecorder } from '../cloud-controllers/event-recorder.js';
 import { KubeApi, kubeConfigFor, type KubeEndpoint } from '../cloud-controllers/kube-api.js';
@@ -189,6 +190,10 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
       ...(options.clusterId ? { clusterId: options.clusterId } : {}),
     });
     const informers = createSharedInformers({ kube, kubeConfig, clock, onError: log });
+    const topology =
+      component === 'cloud-controller-manager'
+        ? new InstanceTopology(awsApi, clock, version, (line) => log(`cloud-node: ${line}`))
+        : undefined;
     cleanups.push(() => informers.stop());
     const record = (controller: string, action: string): void =>
       options.ledger.record({ controller, component, identity, time: clock.now(), action });
@@ -209,6 +214,7 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
         cloud,
         informers,
         settings,
+        ...(topology ? { topology } : {}),
         events: new EventRecorder(
           controllerKube,
           clock,
