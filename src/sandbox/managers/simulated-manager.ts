@@ -2,12 +2,13 @@ import type { Clock, Random } from '../../clock/index.js';
 import { UprootError } from '../../errors/index.js';
 import { parseKubernetesVersion, type KubernetesVersion } from '../../core/kubernetes-version/index.js';
 import {
+  controllerName,
   decodeLeaderMigrationConfiguration,
   type LeaderMigrationConfiguration,
   type LogicalController,
   type ManagerComponent,
 } from '../../core/leader-migration/index.js';
-import type { LedgerEntry } from '../../core/ownership/index.js';
+import { logicalControllerName, NOT_CONFIGURED, type LedgerEntry } from '../../core/ownership/index.js';
 import {
   KubeLeaseLock,
   managerOptionsFromFlags,
@@ -239,6 +240,12 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
       log(
         `Will not configure cloud provider routes for allocate-node-cidrs: ${settings.allocateNodeCidrs}, configure-cloud-routes: ${settings.configureCloudRoutes}.`,
       );
+    }
+    // The flag-dependent controllers this process will never run, so the ledger can tell "not configured
+    // anywhere" from "nobody ran it".
+    const offered = new Set(descriptors.map((d) => logicalControllerName(d.name)));
+    for (const logical of ['route', 'nodeipam'] as const) {
+      if (!offered.has(logical)) record(controllerName(logical, version), NOT_CONFIGURED);
     }
     const manager = runControllerManager({
       ...managerOptionsFromFlags(f, migrationConfig),
