@@ -70,7 +70,12 @@ export function checkEbsStorage(ctx: CheckContext): CheckResult {
           type: 'manual',
           description:
             'remove CSIMigrationAWS=false from --feature-gates on the kubelets, KCM, API server and scheduler before switching to the external provider',
-          steps: migrationOff,
+          steps: [
+            ...migrationOff.map(
+              (where) => `${where.split(':')[0]}: drop CSIMigrationAWS=false from --feature-gates`,
+            ),
+            'RKE2: remove it from kube-controller-manager-arg, kube-apiserver-arg, kube-scheduler-arg and kubelet-arg in the Cluster (machineGlobalConfig / machineSelectorConfig); RKE: from services.*.extra_args.feature-gates in cluster.yml, then rke up',
+          ],
         },
       ],
       { resources, details: [...details, ...migrationOff] },
