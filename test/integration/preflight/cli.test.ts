@@ -124,6 +124,17 @@ describe('uproot preflight', () => {
     expect(stderr).toContain('kubeconfig "/nonexistent/kubeconfig" does not exist');
   });
 
+  it('says no kubeconfig was found (KUBECONFIG, ~/.kube/config, in-cluster) and how to pass one', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'uproot-no-kubeconfig-'));
+    const { code, stderr } = await cli([], { HOME: home });
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      `UP-KUBECONFIG-NONE: no kubeconfig found: KUBECONFIG is not set, ${join(home, '.kube', 'config')} does not exist, and uproot is not running in a pod`,
+    );
+    expect(stderr).toContain('pass --kubeconfig FILE');
+    expect(stderr).not.toContain('HTTP protocol is not allowed');
+  });
+
   it('reads the RKE2 configuration from Rancher with --rancher-context and --cluster', async () => {
     sandbox = await startPreflightSandbox();
     sandbox.api.store.create('v1/namespaces', { metadata: { name: 'fleet-default' } });
