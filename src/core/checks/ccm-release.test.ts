@@ -1,24 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { okValue, resultOf, snapshotWith, type MutableSnapshot } from './fixtures/mutable.js';
+import {
+  installCcmDaemonSet,
+  okValue,
+  resultOf,
+  snapshotWith,
+  type MutableSnapshot,
+} from './fixtures/mutable.js';
 
-function install(m: MutableSnapshot, tag: string, args: string[] = ['--cloud-provider=aws']): void {
-  m.kube.daemonSets = {
-    state: 'ok',
-    value: [
-      {
-        namespace: 'kube-system',
-        name: 'aws-cloud-controller-manager',
-        labels: {},
-        containers: [
-          { name: 'ccm', image: `registry.k8s.io/provider-aws/cloud-controller-manager:${tag}`, args },
-        ],
-        nodeSelector: {},
-        tolerations: [],
-        hostNetwork: true,
-      },
-    ],
-  };
-}
+const install = (m: MutableSnapshot, tag: string, args: string[] = ['--cloud-provider=aws']) =>
+  installCcmDaemonSet(m, tag, args);
 
 const kcmArgs = (m: MutableSnapshot, ...args: string[]) =>
   okValue(m.kube.componentPods)

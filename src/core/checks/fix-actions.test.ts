@@ -4,7 +4,7 @@
  * below; every fix of every failing result is judged.
  */
 import { describe, expect, it } from 'vitest';
-import { okValue, snapshotWith, type MutableSnapshot } from './fixtures/mutable.js';
+import { installCcmDaemonSet, okValue, snapshotWith, type MutableSnapshot } from './fixtures/mutable.js';
 import { withIamEvaluation } from './evaluate-snapshot.js';
 import { runChecks } from './run-checks.js';
 import { CHECK_IDS, type CheckResult, type Fix } from './check-result.js';
@@ -21,22 +21,7 @@ function installCcm(
   args: string[],
   nodeSelector: Record<string, string> = {},
 ) {
-  m.kube.daemonSets = {
-    state: 'ok',
-    value: [
-      {
-        namespace: 'kube-system',
-        name: 'aws-cloud-controller-manager',
-        labels: {},
-        containers: [
-          { name: 'ccm', image: `registry.k8s.io/provider-aws/cloud-controller-manager:${tag}`, args },
-        ],
-        nodeSelector,
-        tolerations: [],
-        hostNetwork: true,
-      },
-    ],
-  };
+  installCcmDaemonSet(m, tag, args, { nodeSelector });
   m.kube.ccmAccess = {
     state: 'ok',
     value: [
@@ -52,6 +37,13 @@ function installCcm(
     ],
   };
 }
+
+const inTreePv = (m: MutableSnapshot) =>
+  okValue(m.kube.persistentVolumes).push({
+    name: 'data-0',
+    plugin: 'in-tree',
+    volumeID: 'vol-0123456789abcdef0',
+  });
 
 const policy = (m: MutableSnapshot, role: string, actions: string[]) =>
   (okValue(okValue(okValue(m.aws).iam).roles[role]).policies = [
@@ -135,34 +127,18 @@ const BROKEN: readonly [string, (m: MutableSnapshot) => void, CheckOptions?][] =
         'service.beta.kubernetes.io/aws-load-balancer-type'
       ] = 'nlb'),
   ],
-  [
-    'in-tree volumes without the CSI driver',
-    (m) =>
-      okValue(m.kube.persistentVolumes).push({
-        name: 'data-0',
-        plugin: 'in-tree',
-        volumeID: 'vol-0123456789abcdef0',
-      }),
-  ],
+  ['in-tree volumes without the CSI driver', (m) => inTreePv(m)],
   [
     'in-tree volumes with the CSI driver',
     (m) => {
-      okValue(m.kube.persistentVolumes).push({
-        name: 'data-0',
-        plugin: 'in-tree',
-        volumeID: 'vol-0123456789abcdef0',
-      });
+      inTreePv(m);
       okValue(m.kube.csiDrivers).push('ebs.csi.aws.com');
     },
   ],
   [
     'CSI migration turned off',
     (m) => {
-      okValue(m.kube.persistentVolumes).push({
-        name: 'data-0',
-        plugin: 'in-tree',
-        volumeID: 'vol-0123456789abcdef0',
-      });
+      inTreePv(m);
       okValue(m.kube.csiDrivers).push('ebs.csi.aws.com');
       kcm(m)[0]!.args.push('--feature-gates=CSIMigrationAWS=false');
     },

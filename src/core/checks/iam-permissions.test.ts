@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { okValue, resultOf, snapshotWith, type MutableSnapshot } from './fixtures/mutable.js';
+import {
+  installCcmDaemonSet,
+  okValue,
+  resultOf,
+  snapshotWith,
+  type MutableSnapshot,
+} from './fixtures/mutable.js';
 import { withIamEvaluation } from './evaluate-snapshot.js';
 import { applyFix } from './apply-fix.js';
 import { CONTROL_PLANE_ACTIONS, NODE_ECR_ACTIONS } from '../iam/index.js';
@@ -109,26 +115,7 @@ describe('iam-control-plane / iam-nodes', () => {
     // An installed CCM counts: v1.30.4 has the topology backport, v1.30.3 does not.
     const installed = (tag: string) => (m: MutableSnapshot) => {
       setActions(m, 'prod-control-plane', CONTROL_PLANE_ACTIONS);
-      m.kube.daemonSets = {
-        state: 'ok',
-        value: [
-          {
-            namespace: 'kube-system',
-            name: 'aws-cloud-controller-manager',
-            labels: {},
-            containers: [
-              {
-                name: 'ccm',
-                image: `registry.k8s.io/provider-aws/cloud-controller-manager:${tag}`,
-                args: [],
-              },
-            ],
-            nodeSelector: {},
-            tolerations: [],
-            hostNetwork: true,
-          },
-        ],
-      };
+      installCcmDaemonSet(m, tag, []);
     };
     expect(resultOf(await evaluated(installed('v1.30.3')), 'iam-control-plane').status).toBe('pass');
     expect(resultOf(await evaluated(installed('v1.30.4')), 'iam-control-plane').status).toBe('warn');
