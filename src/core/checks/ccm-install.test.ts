@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { okValue, resultOf, snapshotWith, type MutableSnapshot } from './fixtures/mutable.js';
+import {
+  installCcmDaemonSet,
+  okValue,
+  resultOf,
+  snapshotWith,
+  type MutableSnapshot,
+} from './fixtures/mutable.js';
 import { CCM_IDENTITY } from './migration-lease-rbac.js';
 
 const GOOD_ARGS = [
@@ -10,22 +16,7 @@ const GOOD_ARGS = [
 ];
 
 function install(m: MutableSnapshot, args: string[], tag = 'v1.26.11'): void {
-  m.kube.daemonSets = {
-    state: 'ok',
-    value: [
-      {
-        namespace: 'kube-system',
-        name: 'aws-cloud-controller-manager',
-        labels: {},
-        containers: [
-          { name: 'ccm', image: `registry.k8s.io/provider-aws/cloud-controller-manager:${tag}`, args },
-        ],
-        nodeSelector: {},
-        tolerations: [],
-        hostNetwork: true,
-      },
-    ],
-  };
+  installCcmDaemonSet(m, tag, args);
   m.kube.ccmAccess = {
     state: 'ok',
     value: [
