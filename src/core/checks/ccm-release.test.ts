@@ -108,4 +108,26 @@ describe('ccm-release', () => {
       snippet: 'image:\n  tag: v1.36.1\n',
     });
   });
+
+  it('names the manifest to edit for a static-pod CCM', () => {
+    const r = resultOf(
+      snapshotWith((m) =>
+        okValue(m.kube.componentPods).push({
+          namespace: 'kube-system',
+          name: 'cloud-controller-manager-cp1',
+          component: 'cloud-controller-manager',
+          image: 'registry.k8s.io/provider-aws/cloud-controller-manager:v1.27.6',
+          args: ['--cloud-provider=aws'],
+        }),
+      ),
+      'ccm-release',
+    );
+    expect(r.status === 'fail' && r.fixes[0]).toMatchObject({
+      type: 'config',
+      target: expect.stringContaining('/etc/kubernetes/manifests/cloud-controller-manager.yaml'),
+      snippet: expect.stringContaining(
+        'image: registry.k8s.io/provider-aws/cloud-controller-manager:v1.27.10',
+      ),
+    });
+  });
 });

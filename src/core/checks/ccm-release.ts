@@ -73,13 +73,22 @@ function fixesFor(ccm: CcmInPlay, f: DefectFinding): Fix[] {
       ];
     }
     const image = withImageTag(d.image ?? CCM_IMAGE_REPOSITORY, tag);
+    if (d.kind === 'static-pod') {
+      return [
+        {
+          type: 'config',
+          description: `move ${d.source} to ${tag}, the newest ${f.fix.major}.${f.fix.minor} release without the defect`,
+          target: `the static pod manifest of ${d.source} (kubeadm: /etc/kubernetes/manifests/cloud-controller-manager.yaml on each control-plane node)`,
+          snippet: stringify({ spec: { containers: [{ name: 'cloud-controller-manager', image }] } }),
+          commands: [],
+        },
+      ];
+    }
     const fix: Fix = {
       type: 'config',
       description: `move ${d.source} to ${tag}, the newest ${f.fix.major}.${f.fix.minor} release without the defect`,
       target:
-        d.kind === 'daemonset' || d.kind === 'static-pod'
-          ? `${d.source} (and the chart values it came from)`
-          : `${d.source} values`,
+        d.kind === 'daemonset' ? `${d.source} (and the chart values it came from)` : `${d.source} values`,
       snippet: stringify({ image: { tag } }),
       commands:
         d.kind === 'daemonset'
