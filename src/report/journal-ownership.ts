@@ -1,45 +1,37 @@
 import type { Journal } from '../engine/journal/journal-schema.js';
-import { inferOwnership, type LeaseObservation, type OwnershipReport } from '../core/ownership/index.js';
-import { parseKubernetesVersion } from '../core/kubernetes-version/index.js';
-import { ccmTagMinor, defaultLeaderMigrationConfiguration } from '../core/leader-migration/index.js';
+import { inferProfiledOwnership } from '../engine/gates/ownership-inference.js';
+import type { OwnershipReport } from '../core/ownership/index.js';
 
 /**
- * The ownership timeline as seen from outside, inferred from the lease holder changes the journal recorded.
- * Approximate by nature (an observer cannot see a process die, only its lease expire); the sandbox's ledger is
- * the ground truth where there is one. Undefined when the journal holds fewer than two observations.
+ * The ownership timeline as seen from outside, inferred from the lease holder changes the journal recorded,
+ * each holder judged by the configuration the plan's steps gave its manager when it appeared (the gates'
+ * inference, src/engine/gates/ownership-inference.ts): before leader migration is enabled, the in-tree
+ * kube-controller-manager's leader owns the cloud controllers under its own lease, so that time is shown as
+ * owned, not as a gap. Approximate by nature (an observer cannot see a process die, only its lease expire);
+ * the sandbox's ledger is the ground truth where there is one. Undefined when the journal holds fewer than
+ * two observations.
  */
 export function journalOwnership(journal: Journal): OwnershipReport | undefined {
-  const observations: LeaseObservation[] = journal.leaseTimeline.map((o) => ({
-    time: Date.parse(o.observedAt),
-    name: o.name,
-    namespace: o.namespace,
-    present: true,
-    holderIdentity: o.holder,
-    leaseDurationSeconds: o.leaseDurationSeconds ?? 15,
-    renewTime: o.renewTime ? Date.parse(o.renewTime) : undefined,
-    acquireTime: o.acquireTime ? Date.parse(o.acquireTime) : undefined,
-    leaseTransitions: o.transitions,
-  }));
-  if (observations.length < 2) return undefined;
-  const kcmVersion = parseKubernetesVersion(journal.plan.kubernetes.current);
-  const ccmMinor = ccmTagMinor(journal.plan.ccm.targetTag) ?? kcmVersion.minor;
-  const ccmVersion = parseKubernetesVersion(`1.${ccmMinor}`);
-  const times = observations.map((o) => o.time);
-  return inferOwnership({
-    observations,
-    profiles: {
-      'kube-controller-manager': {
-        version: kcmVersion,
-        migration: defaultLeaderMigrationConfiguration(kcmVersion),
-        cloudControllers: true,
+  if (journal.leaseTimeline.length < 2) return undefined;
+  const finished = journal.steps.flatMap((s) =>
+    s.state === 'verified'
+      ? [Date.parse(s.verifiedAt)]
+      : s.state === 'failed'
+        ? [Date.parse(s.failedAt)]
+        : [],
+  );
+  const observed = journal.leaseTimeline.map((o) => Date.parse(o.observedAt));
+  const inferred = inferProfiledOwnership(
+    journal.leaseTimeline,
+    {
+      history: {
+        plan: journal.plan,
+        steps: journal.steps,
+        ...(journal.rollback ? { rollback: journal.rollback } : {}),
       },
-      'cloud-controller-manager': {
-        version: ccmVersion,
-        migration: defaultLeaderMigrationConfiguration(ccmVersion),
-        cloudControllers: true,
-      },
+      now: Math.max(...observed, ...finished.filter((t) => !Number.isNaN(t))),
     },
-    window: { from: Math.min(...times), to: Math.max(...times) },
-    controllers: ['route', 'service', 'cloud-node-lifecycle'],
-  });
+    ['route', 'service', 'cloud-node-lifecycle'],
+  );
+  return inferred?.report;
 }

@@ -18,7 +18,7 @@ export function renderReportHtml(model: ReportModel): string {
   const controllers = model.controllers
     .map(
       (c) =>
-        `<tr><td>${esc(c.name)}</td><td class="${c.overlapSeconds > 0 ? 'bad' : 'good'}">${c.overlapSeconds}</td><td>${c.maxGapSeconds}</td></tr>`,
+        `<tr><td>${esc(c.name)}</td><td class="${c.overlapSeconds > 0 ? 'bad' : 'good'}">${c.overlapSeconds}</td><td>${c.notConfigured ? `<span class="not-configured">${NOT_CONFIGURED_TEXT}</span>` : c.maxGapSeconds}</td></tr>`,
     )
     .join('\n');
   const lbs = model.loadBalancers
@@ -32,7 +32,7 @@ h1{font-size:1.5em}table{border-collapse:collapse;width:100%;margin:1em 0}td,th{
 th{background:#f6f8fa}.verdict{display:inline-block;padding:2px 10px;border-radius:12px;font-weight:600}
 .verdict-completed{background:#dafbe1;color:#116329}.verdict-failed{background:#ffebe9;color:#a40e26}.verdict-in-progress,.verdict-not-started{background:#fff8c5;color:#7d4e00}.verdict-rolled-back{background:#ddf4ff;color:#0a3069}
 .gate-passed{color:#116329}.gate-failed,.gate-timed-out{color:#a40e26}.failure{margin-top:4px;color:#a40e26}.good{color:#116329;font-weight:600}.bad{color:#a40e26;font-weight:600}
-svg{border:1px solid #d0d7de;background:#fff}
+svg{border:1px solid #d0d7de;background:#fff}.not-configured{color:#57606a;font-style:italic}
 </style></head>
 <body>
 <h1>${esc(model.title)}</h1>
@@ -49,6 +49,9 @@ ${lbs ? `<h2>LoadBalancer Services kept</h2><ul>${lbs}</ul>` : ''}
 </body></html>
 `;
 }
+
+/** What the report says of a controller that no manager is configured to run. */
+export const NOT_CONFIGURED_TEXT = 'not run: no manager is configured to run it';
 
 export function esc(s: string): string {
   return s.replace(

@@ -1,4 +1,5 @@
 import type { ReportModel } from './report-model.js';
+import { NOT_CONFIGURED_TEXT } from './render-html.js';
 
 export function renderReportMarkdown(model: ReportModel): string {
   const lines: string[] = [];
@@ -29,7 +30,10 @@ export function renderReportMarkdown(model: ReportModel): string {
       '| controller | overlap (s) | largest gap (s) |',
       '| --- | --- | --- |',
     );
-    for (const c of model.controllers) lines.push(`| ${c.name} | ${c.overlapSeconds} | ${c.maxGapSeconds} |`);
+    for (const c of model.controllers)
+      lines.push(
+        `| ${c.name} | ${c.overlapSeconds} | ${c.notConfigured ? NOT_CONFIGURED_TEXT : c.maxGapSeconds} |`,
+      );
   }
   if (model.loadBalancers.length > 0) {
     lines.push('', '## LoadBalancer Services kept', '');

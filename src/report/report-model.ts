@@ -1,5 +1,6 @@
 import type { Journal, StepRecord } from '../engine/journal/journal-schema.js';
 import type { OwnershipReport } from '../core/ownership/index.js';
+import { withImageTag } from '../core/ccm/index.js';
 
 /** What a migration report shows, derived purely from the journal (and the ownership timeline when known). */
 export interface ReportModel {
@@ -17,6 +18,8 @@ export interface ReportModel {
     readonly name: string;
     readonly overlapSeconds: number;
     readonly maxGapSeconds: number;
+    /** No manager is configured to run it: no owner by design, not a gap. */
+    readonly notConfigured?: true;
   }[];
 }
 
@@ -65,6 +68,7 @@ export function buildReportModel(
         name,
         overlapSeconds: c.overlapSeconds,
         maxGapSeconds: c.maxGapSeconds,
+        ...(c.notConfigured ? { notConfigured: true as const } : {}),
       }))
     : [];
   return {
@@ -72,7 +76,8 @@ export function buildReportModel(
     generatedAt: new Date(options.now).toISOString(),
     cluster: journal.cluster,
     kubernetes: journal.plan.kubernetes,
-    ccmImage: `${journal.plan.ccm.image}:${journal.plan.ccm.targetTag}`,
+    // plan.ccm.image carries the install tag already: show the image the migration ends with.
+    ccmImage: withImageTag(journal.plan.ccm.image, journal.plan.ccm.targetTag),
     verdict: verdictOf(journal),
     steps,
     loadBalancers: journal.baseline.loadBalancers.map((lb) => ({

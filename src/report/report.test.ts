@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildReportModel, renderReportHtml, renderReportMarkdown } from './index.js';
+import { buildReportModel, journalOwnership, renderReportHtml, renderReportMarkdown } from './index.js';
 import { journalFor, plan, step } from '../engine/testing/plan-fixtures.js';
 import type { Journal } from '../engine/journal/journal-schema.js';
 import { ownershipReport, type OwnershipInterval } from '../core/ownership/index.js';
@@ -128,5 +128,73 @@ describe('migration report', () => {
     const m = buildReportModel(fresh, { now: t0 });
     expect(m.verdict).toBe('not-started');
     expect(renderReportHtml(m)).toContain('No ownership timeline was recorded.');
+  });
+
+  it('names the CCM image once, with the tag the migration ends with', () => {
+    const j = journal();
+    const withTags: Journal = {
+      ...j,
+      plan: {
+        ...j.plan,
+        ccm: {
+          ...j.plan.ccm,
+          image: 'registry.k8s.io/provider-aws/cloud-controller-manager:v1.26.14',
+          installTag: 'v1.26.14',
+          targetTag: 'v1.27.10',
+        },
+      },
+    };
+    const m = buildReportModel(withTags, { now: t0 });
+    expect(m.ccmImage).toBe('registry.k8s.io/provider-aws/cloud-controller-manager:v1.27.10');
+    for (const text of [renderReportHtml(m), renderReportMarkdown(m)]) {
+      expect(text).toContain('cloud-controller-manager:v1.27.10');
+      expect(text).not.toMatch(/cloud-controller-manager:v[\d.]+:/);
+    }
+  });
+
+  it('shows a controller no manager is configured to run as such, not as a gap', () => {
+    const report = ownershipReport(
+      new Map([['route', []]]),
+      { from: t0, to: t0 + 120_000 },
+      new Set(['route']),
+    );
+    const m = buildReportModel(journal(), { ownership: report, now: t0 });
+    expect(m.controllers).toEqual([
+      { name: 'route', overlapSeconds: 0, maxGapSeconds: 0, notConfigured: true },
+    ]);
+    const html = renderReportHtml(m);
+    expect(html).not.toMatch(/class="gap"/);
+    expect(html).toContain('not run: no manager is configured to run it');
+    expect(renderReportMarkdown(m)).toContain('| route | 0 | not run: no manager is configured to run it |');
+  });
+
+  it("shows the in-tree KCM's leader owning the cloud controllers before leader migration, not a gap", () => {
+    const j = journal();
+    const lease = (name: string, holder: string, at: number) => ({
+      namespace: 'kube-system',
+      name,
+      holder,
+      observedAt: iso(at),
+      renewTime: iso(at),
+      leaseDurationSeconds: 15,
+    });
+    const observed: Journal = {
+      ...j,
+      // enable-leader-migration starts at 0 s; its KCMs restart and take the migration lease at 30 s.
+      steps: [
+        j.steps[0]!,
+        { id: 'install-ccm', state: 'pending' },
+        { id: 'switch-to-external', state: 'pending' },
+      ],
+      leaseTimeline: [
+        lease('kube-controller-manager', 'cp-1_before', 0),
+        lease('kube-controller-manager', 'cp-2_after', 30),
+        lease('cloud-provider-extraction-migration', 'cp-2_after', 30),
+      ],
+    };
+    const ownership = journalOwnership(observed)!;
+    const service = ownership.controllers.service!;
+    expect(service.intervals[0]).toMatchObject({ identity: 'cp-1_before', from: t0 });
+    expect(service.gaps.filter((g) => g.from === t0)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import type { OwnershipReport } from '../core/ownership/index.js';
 import type { ReportStep } from './report-model.js';
-import { esc } from './render-html.js';
+import { esc, NOT_CONFIGURED_TEXT } from './render-html.js';
 
 const COLORS: Record<string, string> = {
   'kube-controller-manager': '#0969da',
@@ -29,19 +29,24 @@ export function renderTimelineSvg(report: OwnershipReport, steps: readonly Repor
     const c = report.controllers[name]!;
     const y = 30 + i * ROW;
     parts.push(`<text x="8" y="${y + 18}" font-size="13" font-family="sans-serif">${esc(name)}</text>`);
+    if (c.notConfigured) {
+      parts.push(
+        `<text class="not-configured" data-controller="${esc(name)}" x="${LEFT + 6}" y="${y + 18}" font-size="12" font-family="sans-serif" font-style="italic" fill="#57606a">${esc(NOT_CONFIGURED_TEXT)}</text>`,
+      );
+    }
     for (const g of c.gaps) {
       parts.push(
-        `<rect class="gap" x="${x(g.from).toFixed(1)}" y="${y + 4}" width="${Math.max(1, x(g.to) - x(g.from)).toFixed(1)}" height="${ROW - 10}" fill="url(#gap)"><title>no owner ${((g.to - g.from) / 1000).toFixed(1)} s</title></rect>`,
+        `<rect class="gap" data-controller="${esc(name)}" x="${x(g.from).toFixed(1)}" y="${y + 4}" width="${Math.max(1, x(g.to) - x(g.from)).toFixed(1)}" height="${ROW - 10}" fill="url(#gap)"><title>no owner ${((g.to - g.from) / 1000).toFixed(1)} s</title></rect>`,
       );
     }
     for (const it of c.intervals) {
       parts.push(
-        `<rect class="owner" data-component="${esc(it.component)}" x="${x(it.from).toFixed(1)}" y="${y + 4}" width="${Math.max(1, x(it.to) - x(it.from)).toFixed(1)}" height="${ROW - 10}" fill="${COLORS[it.component] ?? '#6e7781'}" opacity="0.85"><title>${esc(it.component)} ${esc(it.identity)} (${esc(it.controllerName)})</title></rect>`,
+        `<rect class="owner" data-controller="${esc(name)}" data-component="${esc(it.component)}" x="${x(it.from).toFixed(1)}" y="${y + 4}" width="${Math.max(1, x(it.to) - x(it.from)).toFixed(1)}" height="${ROW - 10}" fill="${COLORS[it.component] ?? '#6e7781'}" opacity="0.85"><title>${esc(it.component)} ${esc(it.identity)} (${esc(it.controllerName)})</title></rect>`,
       );
     }
     for (const o of c.overlaps) {
       parts.push(
-        `<rect class="overlap" x="${x(o.from).toFixed(1)}" y="${y}" width="${Math.max(2, x(o.to) - x(o.from)).toFixed(1)}" height="${ROW - 2}" fill="#cf222e"><title>overlap: ${esc(o.identities.join(', '))}</title></rect>`,
+        `<rect class="overlap" data-controller="${esc(name)}" x="${x(o.from).toFixed(1)}" y="${y}" width="${Math.max(2, x(o.to) - x(o.from)).toFixed(1)}" height="${ROW - 2}" fill="#cf222e"><title>overlap: ${esc(o.identities.join(', '))}</title></rect>`,
       );
     }
   });

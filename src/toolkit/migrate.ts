@@ -3,6 +3,7 @@
  * journal in the cluster and the migration lock held; or, with `resume`, continue the journaled plan exactly
  * where it stopped. Every I/O dependency can be injected (tests pass the sandbox and recording callbacks).
  */
+import { MachineProcesses } from '../adapters/process/local-processes.js';
 import { connectJournalSession } from '../engine/session/journal-session.js';
 import type { Clock } from '../clock/index.js';
 import type { MigrationPlan, StepId } from '../core/plan/plan-types.js';
@@ -111,7 +112,13 @@ export async function migrate(
   }
 
   const purpose = `uproot migrate${options.resume ? ' --resume' : ''}`;
-  const lockedRun = { stateDir: options.stateDir, purpose, runId: deps.runId };
+  const lockedRun = {
+    stateDir: options.stateDir,
+    purpose,
+    runId: deps.runId,
+    processes: deps.processes ?? new MachineProcesses(),
+    ...opt('notify', deps.onEvent),
+  };
   return withLockedJournal(session, host, lockedRun, async (locked, runId) => {
     const existing = await locked.store.load();
     const start = await startingJournal(options, host, withDefaults, {

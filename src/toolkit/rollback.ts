@@ -4,6 +4,7 @@
  * migration on, kube-controller-manager regains the migration lease). Idempotent: a crashed or stopped
  * rollback is continued by running it again.
  */
+import { MachineProcesses } from '../adapters/process/local-processes.js';
 import { connectJournalSession } from '../engine/session/journal-session.js';
 import type { PlanStep } from '../core/plan/plan-types.js';
 import { ExitCode, InputError } from '../errors/index.js';
@@ -93,7 +94,13 @@ export async function rollback(
     return { outcome: { type: 'dry-run', steps, journal }, exitCode: ExitCode.ok };
   }
 
-  const lockedRun = { stateDir: options.stateDir, purpose: 'uproot rollback', runId: deps.runId };
+  const lockedRun = {
+    stateDir: options.stateDir,
+    purpose: 'uproot rollback',
+    runId: deps.runId,
+    processes: deps.processes ?? new MachineProcesses(),
+    ...(deps.onEvent ? { notify: deps.onEvent } : {}),
+  };
   return withLockedJournal(session, host, lockedRun, async (locked, runId) => {
     const existing = await locked.store.load();
     if (!existing) throw noJournal(locked.store.where);

@@ -173,7 +173,11 @@ export function loadBalancerService(s: V1Service): LoadBalancerServiceFacts | un
 
 export function ebsVolume(pv: V1PersistentVolume): PersistentVolumeFacts | undefined {
   const name = pv.metadata?.name ?? '';
-  const sc = pv.spec?.storageClassName ? { storageClassName: pv.spec.storageClassName } : {};
+  const ref = pv.spec?.claimRef;
+  const sc = {
+    ...(pv.spec?.storageClassName ? { storageClassName: pv.spec.storageClassName } : {}),
+    ...(ref?.name ? { claim: `${ref.namespace ?? 'default'}/${ref.name}` } : {}),
+  };
   if (pv.spec?.awsElasticBlockStore) {
     return { name, plugin: 'in-tree', volumeID: pv.spec.awsElasticBlockStore.volumeID, ...sc };
   }

@@ -1,5 +1,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { AccessError, InputError } from '../../errors/index.js';
 
 export interface KubeTarget {
@@ -31,7 +33,7 @@ export function loadKubeConfig(
       }
       kc.loadFromFile(first);
     } else {
-      kc.loadFromDefault();
+      loadDefault(kc, env);
     }
   } catch (error) {
     if (error instanceof InputError) throw error;
@@ -61,6 +63,40 @@ export function loadKubeConfig(
     });
   }
   return kc;
+}
+
+/** Where client-go reads a pod's service account (rest.InClusterConfig). */
+const IN_CLUSTER_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token';
+
+/**
+ * Without --kubeconfig or KUBECONFIG: ~/.kube/config, else the pod's service account when uproot runs in a
+ * cluster, as kubectl looks. With none of them, say so: client-node would otherwise fall back to an
+ * unauthenticated http://localhost:8080 and fail later with "HTTP protocol is not allowed when skipTLSVerify
+ * is not set or false", which names none of this.
+ */
+function loadDefault(kc: KubeConfig, env: Readonly<Record<string, string | undefined>>): void {
+  const home = env.HOME || env.USERPROFILE || homedir();
+  const file = join(home, '.kube', 'config');
+  if (existsSync(file)) {
+    kc.loadFromFile(file);
+    return;
+  }
+  if (env.KUBERNETES_SERVICE_HOST && env.KUBERNETES_SERVICE_PORT && existsSync(IN_CLUSTER_TOKEN)) {
+    kc.loadFromCluster();
+    return;
+  }
+  if (process.platform === 'win32') {
+    kc.loadFromDefault(); // client-node also looks into WSL there
+    if (kc.getCurrentCluster()?.server !== 'http://localhost:8080') return;
+  }
+  throw new InputError(
+    'UP-KUBECONFIG-NONE',
+    `no kubeconfig found: KUBECONFIG is not set, ${file} does not exist, and uproot is not running in a pod (no service account token at ${IN_CLUSTER_TOKEN})`,
+    {
+      location: { field: '--kubeconfig' },
+      hint: 'pass --kubeconfig FILE (and --context NAME if it has several), or export KUBECONFIG=FILE; for the sandbox, `uproot sandbox up` prints one',
+    },
+  );
 }
 
 /** A short, secret-free description of where we are pointed, for logs and reports. */

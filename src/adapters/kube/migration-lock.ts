@@ -2,10 +2,18 @@
  * The migration lock: a Lease `uproot-migration-lock` beside the journal, held by a run id and renewed while
  * the run works. Two runs cannot both proceed: the second gets a LockError (exit 2) naming the holder and how
  * long ago it renewed. A crashed run stops renewing; once the lease has expired (60 s by default) the next run
- * takes it over.
+ * takes it over. The Lease also names the holder's process: a run on the same machine whose holder process is
+ * gone (killed) takes over at once instead of waiting for the expiry.
  */
 import type { Clock } from '../../clock/index.js';
 import { decideLock, microTime, type LockLease } from '../../engine/lock/lock-decision.js';
+import {
+  decodeHolderProcess,
+  encodeHolderProcess,
+  HOLDER_PROCESS_ANNOTATION,
+  type LocalProcesses,
+  type LockTakeover,
+} from '../../engine/lock/holder-process.js';
 import { LockError } from '../../errors/index.js';
 import { isKubeStatus } from './kube-client.js';
 import type { KubeObject, KubeObjects } from './kube-objects.js';
@@ -22,6 +30,8 @@ export interface MigrationLockOptions {
   readonly ttlSeconds?: number;
   /** What the run does, shown to a second run that finds the lock held. */
   readonly purpose?: string;
+  /** This machine's processes: recorded in the Lease, and asked whether a holder's process is gone. */
+  readonly processes?: LocalProcesses;
 }
 
 export class MigrationLock {
@@ -52,17 +62,19 @@ export class MigrationLock {
   }
 
   /** Takes the lock or throws a LockError naming the holder. */
-  async acquire(): Promise<{ tookOverFrom?: string }> {
+  async acquire(): Promise<{ tookOverFrom?: string; takeover?: LockTakeover }> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const lease = await this.objects.get(this.ref);
       const now = this.options.clock.now();
-      const decision = decideLock(lease?.spec as LockLease | undefined, this.options.holder, now);
+      const holderProcess = decodeHolderProcess(annotationsOf(lease)[HOLDER_PROCESS_ANNOTATION]);
+      const gone = holderProcess !== undefined && this.options.processes?.stateOf(holderProcess) === 'gone';
+      const decision = decideLock(lease?.spec as LockLease | undefined, this.options.holder, now, gone);
       try {
         switch (decision.type) {
           case 'held':
             throw new LockError(
               'UP-LOCK-HELD',
-              `another uproot run holds the migration lock ${this.where}: ${decision.holder}${purposeOf(lease)}, last renewed ${decision.ageSeconds}s ago`,
+              `another uproot run holds the migration lock ${this.where}: ${decision.holder}${purposeOf(lease)}${holderProcess ? `, process ${holderProcess.pid} on ${holderProcess.hostname}` : ''}, last renewed ${decision.ageSeconds}s ago`,
               {
                 hint: `wait for it to finish; if it crashed, the lock expires in ${decision.expiresInSeconds}s and \`uproot migrate --resume\` takes it over`,
               },
@@ -72,7 +84,16 @@ export class MigrationLock {
             return {};
           case 'take':
             await this.objects.replace(this.leaseObject(lease, now, decision.transitions));
-            return decision.previous ? { tookOverFrom: decision.previous } : {};
+            return decision.previous
+              ? {
+                  tookOverFrom: decision.previous,
+                  takeover: {
+                    from: decision.previous,
+                    because: decision.because ?? 'expired',
+                    ...(holderProcess ? { process: holderProcess } : {}),
+                  },
+                }
+              : {};
           case 'renew':
             await this.objects.replace(
               this.leaseObject(lease, now, (lease?.spec as LockLease).leaseTransitions ?? 0, true),
@@ -177,7 +198,12 @@ export class MigrationLock {
         name: this.name,
         namespace: this.options.namespace,
         labels: { 'app.kubernetes.io/managed-by': 'uproot' },
-        annotations: { 'uproot.dev/purpose': this.options.purpose ?? 'migrate' },
+        annotations: {
+          'uproot.dev/purpose': this.options.purpose ?? 'migrate',
+          ...(this.options.processes
+            ? { [HOLDER_PROCESS_ANNOTATION]: encodeHolderProcess(this.options.processes.self()) }
+            : {}),
+        },
       },
       spec: {
         holderIdentity: this.options.holder,
@@ -190,9 +216,11 @@ export class MigrationLock {
   }
 }
 
+function annotationsOf(lease: KubeObject | undefined): Record<string, string> {
+  return (lease?.metadata?.annotations as Record<string, string> | undefined) ?? {};
+}
+
 function purposeOf(lease: KubeObject | undefined): string {
-  const purpose = (lease?.metadata?.annotations as Record<string, string> | undefined)?.[
-    'uproot.dev/purpose'
-  ];
+  const purpose = annotationsOf(lease)['uproot.dev/purpose'];
   return purpose ? ` (${purpose})` : '';
 }

@@ -92,9 +92,10 @@ function demoText(r: DemoResult): string {
     'Migrated controllers (ownership from the twin\u2019s ledger; overlap must be 0):',
     ...Object.entries(r.ledger.controllers)
       .filter(([name]) => MIGRATED.includes(name))
-      .map(
-        ([name, c]) =>
-          `  ${name.padEnd(22)} overlap ${String(c.overlapSeconds).padStart(5)} s   largest gap ${c.maxGapSeconds} s`,
+      .map(([name, c]) =>
+        c.notConfigured
+          ? `  ${name.padEnd(22)} not run: neither manager is configured to run it`
+          : `  ${name.padEnd(22)} overlap ${String(c.overlapSeconds).padStart(5)} s   largest gap ${c.maxGapSeconds} s`,
       ),
     '',
     `${r.scenario}: migration ${r.migration.outcome.type} in ${r.wallSeconds} s (${r.simulatedSeconds} simulated seconds).`,

@@ -3,7 +3,7 @@
  * charts/aws-cloud-controller-manager, chart 0.0.11, app v1.35.0): the fields its templates read. The one place
  * uproot keeps them; the preflight checks and the sandbox's chart renderer both derive from it.
  */
-import { CCM_IMAGE_REPOSITORY, CHART_DEFAULT_CCM_TAG } from '../leader-migration/index.js';
+import { CCM_IMAGE_REPOSITORY, CHART_DEFAULT_CCM_TAG } from '../ccm/index.js';
 
 export const CCM_CHART_NAME = 'aws-cloud-controller-manager';
 export const CCM_CHART_VERSION = '0.0.11';

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { okValue, resultOf, snapshotWith, type MutableSnapshot } from './fixtures/mutable.js';
+import {
+  installCcmDaemonSet,
+  okValue,
+  resultOf,
+  snapshotWith,
+  type MutableSnapshot,
+} from './fixtures/mutable.js';
 import { CCM_IDENTITY } from './migration-lease-rbac.js';
 
 const GOOD_ARGS = [
@@ -10,22 +16,7 @@ const GOOD_ARGS = [
 ];
 
 function install(m: MutableSnapshot, args: string[], tag = 'v1.26.11'): void {
-  m.kube.daemonSets = {
-    state: 'ok',
-    value: [
-      {
-        namespace: 'kube-system',
-        name: 'aws-cloud-controller-manager',
-        labels: {},
-        containers: [
-          { name: 'ccm', image: `registry.k8s.io/provider-aws/cloud-controller-manager:${tag}`, args },
-        ],
-        nodeSelector: {},
-        tolerations: [],
-        hostNetwork: true,
-      },
-    ],
-  };
+  installCcmDaemonSet(m, tag, args);
   m.kube.ccmAccess = {
     state: 'ok',
     value: [
@@ -46,14 +37,14 @@ describe('ccm-install', () => {
         snapshotWith(() => undefined),
         'ccm-install',
       ),
-    ).toMatchObject({ status: 'pass', message: expect.stringContaining('uproot pins v1.26.11') });
+    ).toMatchObject({ status: 'pass', message: expect.stringContaining('uproot pins v1.26.14') });
     expect(
       resultOf(
         snapshotWith(() => undefined),
         'ccm-install',
         { targetVersion: '1.27' },
       ).message,
-    ).toContain('pins v1.27.6 for Kubernetes 1.27');
+    ).toContain('pins v1.27.10 for Kubernetes 1.27');
   });
 
   it('passes a well-configured CCM', () => {

@@ -19,7 +19,9 @@ import {
   type CcmDeployment,
 } from './facts/ccm-chart.js';
 import { ruleAllows } from './facts/rbac-rules.js';
-import { ccmImageTagFor, ccmTagMinor, defaultConfigIsSafe } from '../leader-migration/index.js';
+import { clusterUsesCloudRoutes } from './facts/ccm-in-play.js';
+import { defaultConfigIsSafe } from '../leader-migration/index.js';
+import { ccmImageTagFor, ccmTagMinor } from '../ccm/index.js';
 import { minorString, type KubernetesVersion } from '../kubernetes-version/index.js';
 
 const ID = 'ccm-install';
@@ -91,17 +93,6 @@ function kcmInTree(ctx: CheckContext): boolean {
   return (
     ctx.profile.kcm.state === 'ok' &&
     ctx.profile.kcm.value.some((v) => v.flags.get('cloud-provider') === 'aws')
-  );
-}
-
-function clusterUsesCloudRoutes(ctx: CheckContext): boolean {
-  return (
-    ctx.profile.kcm.state === 'ok' &&
-    ctx.profile.kcm.value.some(
-      (v) =>
-        flagEnabled(v.flags, 'allocate-node-cidrs', false) &&
-        flagEnabled(v.flags, 'configure-cloud-routes', true),
-    )
   );
 }
 

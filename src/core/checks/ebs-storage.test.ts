@@ -39,14 +39,20 @@ describe('ebs-storage', () => {
     expect(r.status === 'fail' && r.fixes.map((f) => f.type)).toEqual(['commands', 'manual']);
   });
 
-  it('passes when the CSI driver is installed (CSIDriver object or its node DaemonSet)', () => {
+  it('passes in-tree classes when the CSI driver is installed (CSIDriver object or its node DaemonSet)', () => {
+    const gp2 = (m: MutableSnapshot) =>
+      okValue(m.kube.storageClasses).push({
+        name: 'gp2',
+        provisioner: 'kubernetes.io/aws-ebs',
+        isDefault: true,
+      });
     const byObject = snapshotWith((m) => {
-      inTreePv(m);
+      gp2(m);
       okValue(m.kube.csiDrivers).push('ebs.csi.aws.com');
     });
     expect(resultOf(byObject, 'ebs-storage').status).toBe('pass');
     const byDaemonSet = snapshotWith((m) => {
-      inTreePv(m);
+      gp2(m);
       okValue(m.kube.daemonSets).push({
         namespace: 'kube-system',
         name: 'ebs-csi-node',
@@ -58,6 +64,34 @@ describe('ebs-storage', () => {
       });
     });
     expect(resultOf(byDaemonSet, 'ebs-storage').status).toBe('pass');
+  });
+
+  it('reports in-tree PVs that stay in-tree-shaped after the switch, with the manual rewrite to CSI', () => {
+    const s = snapshotWith((m) => {
+      okValue(m.kube.persistentVolumes).push({
+        name: 'data-0',
+        plugin: 'in-tree',
+        volumeID: 'aws://us-west-2a/vol-0123456789abcdef0',
+        claim: 'shop/data-web-0',
+      });
+      okValue(m.kube.csiDrivers).push('ebs.csi.aws.com');
+    });
+    const r = resultOf(s, 'ebs-storage');
+    expect(r).toMatchObject({
+      status: 'warn',
+      message: expect.stringContaining('1 PersistentVolume stay in-tree-shaped (spec.awsElasticBlockStore)'),
+    });
+    const fix = r.status === 'warn' ? r.fixes[0] : undefined;
+    expect(fix?.type).toBe('manual');
+    expect(fix?.description).toMatch(/opt-in plan step in a later release/);
+    expect(fix?.type === 'manual' && fix.steps).toEqual([
+      `kubectl patch pv data-0 -p '{"spec":{"persistentVolumeReclaimPolicy":"Retain"}}'`,
+      expect.stringContaining('shop/data-web-0'),
+      'kubectl get pv data-0 -o yaml > data-0.yaml; kubectl -n shop get pvc data-web-0 -o yaml > data-web-0.yaml',
+      'kubectl -n shop delete pvc data-web-0; kubectl delete pv data-0',
+      expect.stringContaining('spec.csi {driver: ebs.csi.aws.com, volumeHandle: vol-0123456789abcdef0'),
+      expect.stringContaining('volumeName: data-0'),
+    ]);
   });
 
   it('warns CSIMigrationAWS=false on the kube-controller-manager', () => {

@@ -8,6 +8,7 @@
 import { fail, pass, skip, warn, type CheckResult, type Fix, type ResourceRef } from './check-result.js';
 import { plural, type CheckContext } from './check-context.js';
 import { keyValueList } from './facts/component-flags.js';
+import type { PersistentVolumeFacts } from './snapshot.js';
 
 const ID = 'ebs-storage';
 export const EBS_CSI_DRIVER = 'ebs.csi.aws.com';
@@ -69,10 +70,23 @@ export function checkEbsStorage(ctx: CheckContext): CheckResult {
           type: 'manual',
           description:
             'remove CSIMigrationAWS=false from --feature-gates on the kubelets, KCM, API server and scheduler before switching to the external provider',
-          steps: migrationOff,
+          steps: [
+            ...migrationOff.map(
+              (where) => `${where.split(':')[0]}: drop CSIMigrationAWS=false from --feature-gates`,
+            ),
+            'RKE2: remove it from kube-controller-manager-arg, kube-apiserver-arg, kube-scheduler-arg and kubelet-arg in the Cluster (machineGlobalConfig / machineSelectorConfig); RKE: from services.*.extra_args.feature-gates in cluster.yml, then rke up',
+          ],
         },
       ],
       { resources, details: [...details, ...migrationOff] },
+    );
+  }
+  if (inTreePvs.length > 0) {
+    return warn(
+      ID,
+      `${plural(inTreePvs.length, 'PersistentVolume')} stay in-tree-shaped (spec.awsElasticBlockStore) after the switch: CSI migration serves them through the EBS CSI driver, but they ignore VolumeAttributesClass and some backup tools skip them`,
+      [rewriteAsCsiFix(inTreePvs)],
+      { resources, details },
     );
   }
   return pass(
@@ -80,6 +94,30 @@ export function checkEbsStorage(ctx: CheckContext): CheckResult {
     `${usage} use the in-tree EBS plugin; CSI migration serves them through the installed EBS CSI driver`,
     { resources, details },
   );
+}
+
+/**
+ * Rewriting an in-tree PV as a CSI PV by hand: the volume source of a PV cannot be changed in place, and a
+ * bound PV cannot be deleted (pv-protection), so claim and volume are recreated around the retained EBS
+ * volume. uproot will offer this as an opt-in plan step later; until then, the manual procedure.
+ */
+function rewriteAsCsiFix(pvs: readonly PersistentVolumeFacts[]): Fix {
+  const pv = pvs[0]!;
+  const claim = pv.claim ?? '<namespace>/<claim>';
+  const [ns, pvc] = claim.split('/') as [string, string];
+  const volume = pv.volumeID?.split('/').pop() ?? '<vol-id>';
+  return {
+    type: 'manual',
+    description: `optional, after the migration: rewrite ${pvs.length === 1 ? `PersistentVolume ${pv.name}` : `the ${pvs.length} in-tree PersistentVolumes`} as CSI volumes (driver ${EBS_CSI_DRIVER}) keeping the EBS volume; shown for ${pv.name}, repeat per volume (uproot will offer this as an opt-in plan step in a later release)`,
+    steps: [
+      `kubectl patch pv ${pv.name} -p '{"spec":{"persistentVolumeReclaimPolicy":"Retain"}}'`,
+      `scale the workload that mounts ${claim} to zero and wait until \`kubectl get volumeattachments\` no longer lists ${pv.name}`,
+      `kubectl get pv ${pv.name} -o yaml > ${pv.name}.yaml; kubectl -n ${ns} get pvc ${pvc} -o yaml > ${pvc}.yaml`,
+      `kubectl -n ${ns} delete pvc ${pvc}; kubectl delete pv ${pv.name}`,
+      `edit ${pv.name}.yaml: replace spec.awsElasticBlockStore with spec.csi {driver: ${EBS_CSI_DRIVER}, volumeHandle: ${volume}, fsType: <its fsType>}, keep capacity, accessModes, storageClassName and nodeAffinity, set spec.claimRef to {namespace: ${ns}, name: ${pvc}} only, drop metadata.uid/resourceVersion and status; kubectl apply -f ${pv.name}.yaml`,
+      `edit ${pvc}.yaml: keep spec with volumeName: ${pv.name}, drop metadata.uid/resourceVersion and status; kubectl apply -f ${pvc}.yaml, then scale the workload back up`,
+    ],
+  };
 }
 
 function csiMigrationDisabled(ctx: CheckContext): string[] {

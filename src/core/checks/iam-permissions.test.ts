@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { okValue, resultOf, snapshotWith, type MutableSnapshot } from './fixtures/mutable.js';
+import {
+  installCcmDaemonSet,
+  okValue,
+  resultOf,
+  snapshotWith,
+  type MutableSnapshot,
+} from './fixtures/mutable.js';
 import { withIamEvaluation } from './evaluate-snapshot.js';
 import { applyFix } from './apply-fix.js';
 import { CONTROL_PLANE_ACTIONS, NODE_ECR_ACTIONS } from '../iam/index.js';
@@ -72,7 +78,7 @@ describe('iam-control-plane / iam-nodes', () => {
         Statement: [
           {
             Effect: 'Allow',
-            Action: ['ec2:CreateTags', 'ec2:DescribeInstanceTopology', 'kms:DescribeKey'],
+            Action: ['ec2:CreateTags', 'kms:DescribeKey'],
             Resource: '*',
           },
         ],
@@ -80,12 +86,39 @@ describe('iam-control-plane / iam-nodes', () => {
     });
   });
 
-  it('warn when only the recommended ec2:DescribeInstanceTopology is missing', async () => {
+  it('judge the role against the actions of the CCM release it will run, not a fixed list', async () => {
     const s = await evaluated((m) => setActions(m, 'prod-control-plane', CONTROL_PLANE_ACTIONS));
+    // 1.26: the pinned v1.26.14 never calls DescribeInstanceTopology.
     expect(resultOf(s, 'iam-control-plane')).toMatchObject({
-      status: 'warn',
-      message: expect.stringContaining('missing recommended ec2:DescribeInstanceTopology'),
+      status: 'pass',
+      details: expect.arrayContaining([
+        "CCM v1.26.14 (the release uproot pins for Kubernetes 1.26) calls no action beyond seed 004's policy",
+      ]),
     });
+    // A journey to 1.32: v1.32.8 labels nodes with their network topology.
+    const r = resultOf(s, 'iam-control-plane', { targetVersion: '1.32' });
+    expect(r.status).toBe('warn');
+    expect(r.message).toContain(
+      'role prod-control-plane: missing ec2:DescribeInstanceTopology, which CCM v1.32.8 (the release uproot pins for Kubernetes 1.32) calls (from v1.30.4, v1.31.2, v1.32.0): the CCM logs "Not authorized to perform: ec2:DescribeInstanceTopology" and nodes get no topology.k8s.aws/network-node-layer labels (node initialisation goes on)',
+    );
+    expect(r.status === 'warn' && r.fixes[0]).toMatchObject({
+      type: 'iam-policy',
+      document: { Statement: [{ Action: ['ec2:DescribeInstanceTopology'] }] },
+    });
+    // 1.35 adds elasticloadbalancing:SetSecurityGroups (NLB security-group mode).
+    const r35 = resultOf(s, 'iam-control-plane', { targetVersion: '1.35' });
+    expect(r35.status === 'warn' && r35.fixes[0]).toMatchObject({
+      document: {
+        Statement: [{ Action: ['ec2:DescribeInstanceTopology', 'elasticloadbalancing:SetSecurityGroups'] }],
+      },
+    });
+    // An installed CCM counts: v1.30.4 has the topology backport, v1.30.3 does not.
+    const installed = (tag: string) => (m: MutableSnapshot) => {
+      setActions(m, 'prod-control-plane', CONTROL_PLANE_ACTIONS);
+      installCcmDaemonSet(m, tag, []);
+    };
+    expect(resultOf(await evaluated(installed('v1.30.3')), 'iam-control-plane').status).toBe('pass');
+    expect(resultOf(await evaluated(installed('v1.30.4')), 'iam-control-plane').status).toBe('warn');
   });
 
   it('fail an explicit deny and name the statement (an Allow cannot fix it)', async () => {

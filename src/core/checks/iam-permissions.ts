@@ -20,11 +20,15 @@ import { isControlPlaneNode } from './facts/cluster-profile.js';
 import { isEcrImage } from './ecr-credentials.js';
 import {
   CONTROL_PLANE_ACTIONS,
-  CONTROL_PLANE_RECOMMENDED_ACTIONS,
   NODE_EC2_ACTIONS,
   NODE_ECR_ACTIONS,
+  ccmVersionedActions,
   type RoleEvaluation,
+  type VersionedCcmAction,
 } from '../iam/index.js';
+import { compareVersions } from '../kubernetes-version/index.js';
+import { featureSince } from '../ccm/index.js';
+import { ccmsInPlay, type CcmInPlay } from './facts/ccm-in-play.js';
 
 export const IAM_POLICY_NAMES = {
   'iam-control-plane': 'uproot-cloud-provider-control-plane',
@@ -69,7 +73,10 @@ function checkIam(
     : ecrNeeded
       ? [...NODE_EC2_ACTIONS, ...NODE_ECR_ACTIONS]
       : NODE_EC2_ACTIONS;
-  const recommended = controlPlane ? CONTROL_PLANE_RECOMMENDED_ACTIONS : [];
+  // The control-plane role runs the CCM: the actions its release calls, not a fixed list.
+  const ccm = controlPlane ? newestCcm(ctx) : undefined;
+  const versioned = ccmVersionedActions(ccm?.release);
+  const recommended = versioned.map((a) => a.action);
 
   const noProfile = instances.filter((i) => !i.iamInstanceProfileArn);
   const profiles = new Map(iam.value.profiles.map((p) => [p.arn, p]));
@@ -122,12 +129,17 @@ function checkIam(
       });
     }
     if (judged.missing.length > 0) fails.push(`role ${roleName}: missing ${judged.missing.join(', ')}`);
-    if (judged.missingRecommended.length > 0)
-      warns.push(`role ${roleName}: missing recommended ${judged.missingRecommended.join(', ')}`);
+    for (const action of judged.missingRecommended) {
+      const v = versioned.find((a) => a.action === action)!;
+      warns.push(
+        `role ${roleName}: missing ${action}, which CCM ${ccm!.release.raw} (${ccm!.source}) calls (from ${featureSince(v.feature)}): ${v.without}`,
+      );
+    }
     const toAdd = [...judged.missing, ...judged.missingRecommended];
     if (toAdd.length > 0) fixes.push(policyFix(id, roleName, toAdd));
   }
   if (!ecrNeeded && !controlPlane) details.push('no pod runs an image from ECR: ECR actions not required');
+  if (ccm) details.push(versionedDetail(ccm, versioned));
   const scope = `${plural(instances.length, 'instance')}, ${plural(roleNames.size, 'role')}`;
   if (fails.length > 0)
     return fail(id, `${what} IAM gaps (${scope}): ${fails[0]}`, fixes, {
@@ -189,4 +201,15 @@ export function policyFix(
 function usesEcr(ctx: CheckContext): boolean {
   const images = ctx.snapshot.kube.images;
   return images.state === 'ok' && images.value.some((i) => isEcrImage(i.image));
+}
+
+/** The newest CCM release the cluster runs or will run: the role must allow what it calls. */
+function newestCcm(ctx: CheckContext): CcmInPlay | undefined {
+  return ccmsInPlay(ctx).sort((a, b) => compareVersions(b.release, a.release))[0];
+}
+
+function versionedDetail(ccm: CcmInPlay, versioned: readonly VersionedCcmAction[]): string {
+  return `CCM ${ccm.release.raw} (${ccm.source}) calls ${
+    versioned.length > 0 ? versioned.map((a) => a.action).join(', ') : 'no action'
+  } beyond seed 004's policy`;
 }

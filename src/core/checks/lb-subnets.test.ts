@@ -72,4 +72,34 @@ describe('lb-subnets', () => {
       resources: [{ kind: 'Service', name: 'web', namespace: 'default' }],
     });
   });
+
+  it('names the real cause when the role-tagged subnets belong to another cluster, and a fix to act on', () => {
+    const s = snapshotWith((m) =>
+      subnets(m).forEach((sn) => {
+        delete sn.tags['kubernetes.io/cluster/prod'];
+        sn.tags['kubernetes.io/cluster/staging'] = 'owned';
+      }),
+    );
+    const r = resultOf(s, 'lb-subnets');
+    expect(r.status).toBe('fail');
+    expect(r.message).toBe(
+      'no subnet of this cluster tagged kubernetes.io/role/elb in us-west-2a, us-west-2b, us-west-2c: subnet-00000000000000000 (us-west-2a), subnet-00000000000000001 (us-west-2b), subnet-00000000000000002 (us-west-2c) carry the role tag but belong to cluster staging (kubernetes.io/cluster/staging), so the CCM does not use them for cluster prod',
+    );
+    expect(r.status === 'fail' && r.fixes[0]).toMatchObject({
+      type: 'ec2-tags',
+      create: [
+        {
+          resourceIds: ['subnet-00000000000000000', 'subnet-00000000000000001', 'subnet-00000000000000002'],
+          key: 'kubernetes.io/cluster/prod',
+          value: 'shared',
+        },
+      ],
+      commands: [
+        'aws ec2 create-tags --region us-west-2 --resources subnet-00000000000000000 subnet-00000000000000001 subnet-00000000000000002 --tags Key=kubernetes.io/cluster/prod,Value=shared',
+      ],
+    });
+    // Applied, the subnets serve both clusters and the check passes.
+    const fixed = applyFix(s, r.status === 'fail' ? r.fixes[0]! : (undefined as never));
+    expect(resultOf(fixed, 'lb-subnets').status).toBe('pass');
+  });
 });

@@ -52,11 +52,25 @@ export function checkLbSubnets(ctx: CheckContext): CheckResult {
   const warns: string[] = [];
   const resources: ResourceRef[] = [];
   const create: { resourceId: string; key: string; value: string }[] = [];
+  const share: SubnetFacts[] = [];
   for (const role of [...roles].sort()) {
     const missing = zones.filter((z) => !usable.some((s) => s.availabilityZone === z && role in s.tags));
     if (missing.length === 0) continue;
-    const line = `no subnet tagged ${role} in ${missing.join(', ')}`;
+    // Role-tagged subnets there that findELBSubnets skips because another cluster's tag is on them.
+    const foreign = aws.subnets.value.filter(
+      (s) =>
+        vpcs.has(s.vpcId) &&
+        missing.includes(s.availabilityZone) &&
+        role in s.tags &&
+        !usableBy(s, clusterId),
+    );
+    const others = [...new Set(foreign.flatMap(otherClusters))].sort();
+    const line =
+      foreign.length > 0
+        ? `no subnet of this cluster tagged ${role} in ${missing.join(', ')}: ${foreign.map((s) => `${s.subnetId} (${s.availabilityZone})`).join(', ')} ${foreign.length === 1 ? 'carries' : 'carry'} the role tag but ${foreign.length === 1 ? 'belongs' : 'belong'} to cluster ${others.join(', ')} (${others.map((o) => `${CLUSTER_TAG_PREFIX}${o}`).join(', ')}), so the CCM does not use ${foreign.length === 1 ? 'it' : 'them'} for ${clusterId ? `cluster ${clusterId}` : 'this cluster'}`
+        : `no subnet tagged ${role} in ${missing.join(', ')}`;
     (missing.length === zones.length ? fails : warns).push(line);
+    share.push(...foreign.filter((s) => !share.includes(s)));
     for (const zone of missing) {
       const candidate = pickSubnet(
         usable,
@@ -83,23 +97,37 @@ export function checkLbSubnets(ctx: CheckContext): CheckResult {
     );
   }
   const fixes: Fix[] = [];
-  if (create.length > 0) {
-    const changes = groupTagChanges(create);
+  if (share.length > 0) {
+    const key = clusterTagKey(clusterId ?? '<cluster-id>');
+    const changes = groupTagChanges(share.map((s) => ({ resourceId: s.subnetId, key, value: 'shared' })));
     fixes.push({
       type: 'ec2-tags',
-      description:
-        'tag one subnet per zone for the load balancers (a public subnet for kubernetes.io/role/elb, a private one for internal-elb)',
+      description: `if those subnets may serve both clusters, tag them for this one too (${key}=shared): the CCM uses a subnet tagged for its own cluster even when another cluster's tag is on it`,
       create: changes,
       remove: [],
       commands: tagCommands(aws.region, changes, []),
     });
   }
-  if (lbProblem.fails.length + lbProblem.warns.length > 0) {
+  if (create.length > 0) {
+    const changes = groupTagChanges(create);
+    fixes.push({
+      type: 'ec2-tags',
+      description: `${share.length > 0 ? 'or keep the clusters apart: ' : ''}tag one subnet per zone for the load balancers (a public subnet for kubernetes.io/role/elb, a private one for internal-elb)`,
+      create: changes,
+      remove: [],
+      commands: tagCommands(aws.region, changes, []),
+    });
+  }
+  if (lbProblem.gone.length > 0) {
     fixes.push({
       type: 'manual',
       description:
-        'reconcile Services whose load balancer is gone before migrating: the CCM would create new ones with new addresses',
-      steps: lbProblem.fails.concat(lbProblem.warns),
+        'give each Service whose load balancer is gone a new one now, with the in-tree provider, and move its clients to the new address: the CCM would otherwise create it during the migration',
+      steps: lbProblem.gone.flatMap((s) => [
+        `kubectl -n ${s.namespace} describe service ${s.name}   # the events say why the load balancer went away`,
+        `kubectl -n ${s.namespace} get service ${s.name} -o yaml > ${s.name}.yaml; kubectl -n ${s.namespace} delete service ${s.name}; kubectl apply -f ${s.name}.yaml`,
+        `point DNS for ${s.namespace}/${s.name} at: kubectl -n ${s.namespace} get service ${s.name} -o jsonpath='{.status.loadBalancer.ingress[0].hostname}'`,
+      ]),
     });
   }
   return fails.length > 0
@@ -112,7 +140,17 @@ function isInternal(s: LoadBalancerServiceFacts): boolean {
   return v !== undefined && v !== 'false';
 }
 
-/** A subnet tagged for another cluster only is not used for this one (cloud-provider-aws findELBSubnets). */
+/** The other clusters a subnet is tagged for. */
+function otherClusters(s: SubnetFacts): string[] {
+  return Object.keys(s.tags)
+    .filter((k) => k.startsWith(CLUSTER_TAG_PREFIX))
+    .map((k) => k.slice(CLUSTER_TAG_PREFIX.length));
+}
+
+/**
+ * A subnet tagged for another cluster only is not used for this one (cloud-provider-aws findSubnets:
+ * hasClusterTag, else hasNoClusterPrefixTag).
+ */
 function usableBy(s: SubnetFacts, clusterId: string | undefined): boolean {
   const clusterKeys = Object.keys(s.tags).filter((k) => k.startsWith(CLUSTER_TAG_PREFIX));
   return (
@@ -134,8 +172,13 @@ function pickSubnet(
 function checkLoadBalancersExist(
   ctx: CheckContext,
   services: readonly LoadBalancerServiceFacts[],
-): { fails: string[]; warns: string[]; resources: ResourceRef[] } {
-  const out = { fails: [] as string[], warns: [] as string[], resources: [] as ResourceRef[] };
+): { fails: string[]; warns: string[]; resources: ResourceRef[]; gone: LoadBalancerServiceFacts[] } {
+  const out = {
+    fails: [] as string[],
+    warns: [] as string[],
+    resources: [] as ResourceRef[],
+    gone: [] as LoadBalancerServiceFacts[],
+  };
   const withHost = services.filter((s) => s.ingressHostnames.length > 0);
   if (withHost.length === 0) return out;
   const lbs = ctx.snapshot.aws.state === 'ok' ? ctx.snapshot.aws.value.loadBalancers : undefined;
@@ -149,6 +192,7 @@ function checkLoadBalancersExist(
       if (!dns.has(host.toLowerCase())) {
         out.fails.push(`Service ${s.namespace}/${s.name}: load balancer ${host} does not exist`);
         out.resources.push({ kind: 'Service', name: s.name, namespace: s.namespace });
+        if (!out.gone.includes(s)) out.gone.push(s);
       }
     }
   }

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { okValue, resultOf, snapshotWith, type MutableSnapshot } from './fixtures/mutable.js';
+import {
+  installCcmDaemonSet,
+  okValue,
+  resultOf,
+  snapshotWith,
+  type MutableSnapshot,
+} from './fixtures/mutable.js';
 import { applyFix } from './apply-fix.js';
 import { CCM_IDENTITY, KCM_IDENTITY, migrationLeaseReviewRequests } from './migration-lease-rbac.js';
 import type { Fix } from './check-result.js';
@@ -38,22 +44,7 @@ function denying(m: MutableSnapshot, deny: (user: string, verb: string) => boole
 
 /** An installed CCM, so its service account is judged by the API's answers alone. */
 function withCcmInstalled(m: MutableSnapshot): void {
-  m.kube.daemonSets = {
-    state: 'ok',
-    value: [
-      {
-        namespace: 'kube-system',
-        name: 'aws-cloud-controller-manager',
-        labels: {},
-        containers: [
-          { name: 'ccm', image: 'registry.k8s.io/provider-aws/cloud-controller-manager:v1.26.11', args: [] },
-        ],
-        nodeSelector: {},
-        tolerations: [],
-        hostNetwork: true,
-      },
-    ],
-  };
+  installCcmDaemonSet(m, 'v1.26.11', []);
 }
 
 describe('migration-lease-rbac', () => {

@@ -16,6 +16,8 @@ import { checkLbSubnets } from './lb-subnets.js';
 import { checkIamControlPlane, checkIamNodes } from './iam-permissions.js';
 import { checkControlPlaneScheduling } from './control-plane-scheduling.js';
 import { checkCcmInstall } from './ccm-install.js';
+import { checkCcmRelease } from './ccm-release.js';
+import { checkLbType } from './lb-type.js';
 import { checkEbsStorage } from './ebs-storage.js';
 import { checkEcrCredentials } from './ecr-credentials.js';
 import { checkNodeNameSettings } from './node-name-settings.js';
@@ -33,6 +35,8 @@ export const CHECKS: Readonly<Record<CheckId, Check>> = {
   'iam-nodes': checkIamNodes,
   'control-plane-scheduling': checkControlPlaneScheduling,
   'ccm-install': checkCcmInstall,
+  'ccm-release': checkCcmRelease,
+  'lb-type': checkLbType,
   'ebs-storage': checkEbsStorage,
   'ecr-credentials': checkEcrCredentials,
   'node-name-settings': checkNodeNameSettings,

@@ -154,6 +154,8 @@ export interface PersistentVolumeFacts {
   readonly plugin: 'in-tree' | 'csi';
   readonly volumeID?: string;
   readonly storageClassName?: string;
+  /** The claim bound to it, `namespace/name` (spec.claimRef). */
+  readonly claim?: string;
 }
 
 export interface StorageClassFacts {

@@ -4,6 +4,7 @@
  * the in-tree provider in the KCM, and later the CCM, call EC2, ELB and Auto Scaling) and one for etcd/worker
  * nodes (the kubelet describes its instance and pulls from ECR).
  */
+import { hasFeature, type CcmFeature, type CcmRelease } from '../ccm/index.js';
 
 /** Seed 004, "IAM policy for nodes with the controlplane role" (its duplicate elasticloadbalancing:AddTags removed). */
 export const CONTROL_PLANE_ACTIONS: readonly string[] = [
@@ -79,10 +80,52 @@ export const NODE_ECR_ACTIONS: readonly string[] = [
 export const NODE_ACTIONS: readonly string[] = [...NODE_EC2_ACTIONS, ...NODE_ECR_ACTIONS];
 
 /**
- * Not in the seed's policy, but in cloud-provider-aws docs/prerequisites.md since the CCM labels nodes with
- * their network topology; without it the CCM logs errors and skips the labels (a warning, not a failure).
+ * Actions that only some CCM releases call, beyond the seed's policy (both are in cloud-provider-aws
+ * docs/prerequisites.md today). A role without them keeps the CCM running: each is a warning for the
+ * release the CCM runs, and nothing before that release.
  */
-export const CONTROL_PLANE_RECOMMENDED_ACTIONS: readonly string[] = ['ec2:DescribeInstanceTopology'];
+export interface VersionedCcmAction {
+  readonly action: string;
+  /** The behaviour (src/core/ccm) that calls it, from its first release on. */
+  readonly feature: CcmFeature;
+  /** What happens without it. */
+  readonly without: string;
+}
+
+export const CCM_VERSIONED_ACTIONS: readonly VersionedCcmAction[] = [
+  {
+    // kubernetes/cloud-provider-aws#1038; topology.go logs the UnauthorizedOperation and goes on
+    // (kubernetes/kops#17700 shows the log line on every node update).
+    action: 'ec2:DescribeInstanceTopology',
+    feature: 'instance-topology',
+    without:
+      'the CCM logs "Not authorized to perform: ec2:DescribeInstanceTopology" and nodes get no topology.k8s.aws/network-node-layer labels (node initialisation goes on)',
+  },
+  {
+    // docs/nlb_security_groups.md: the control-plane role needs it in NLBSecurityGroupMode = Managed.
+    action: 'elasticloadbalancing:SetSecurityGroups',
+    feature: 'nlb-security-group-mode',
+    without:
+      'NLB Services cannot have their security groups managed once the cloud config sets NLBSecurityGroupMode = Managed',
+  },
+];
+
+/**
+ * elasticloadbalancing:DescribeTags is not in the list: no tagged release (v1.21.0 to v1.36.1) calls it, and
+ * neither docs/prerequisites.md nor the old docs/iam_policy.md list it; only the open pull request
+ * kubernetes/cloud-provider-aws#1447 would add an ELBv2 DescribeTags call. Add it here with its release when
+ * one ships with it.
+ */
+
+/** The version-dependent actions the CCM at `release` calls. */
+export function ccmVersionedActions(release: CcmRelease | undefined): VersionedCcmAction[] {
+  return release ? CCM_VERSIONED_ACTIONS.filter((a) => hasFeature(release, a.feature)) : [];
+}
+
+/** Every version-dependent action (what a role needs for the newest CCM; the twin grants them). */
+export const CONTROL_PLANE_RECOMMENDED_ACTIONS: readonly string[] = CCM_VERSIONED_ACTIONS.map(
+  (a) => a.action,
+);
 
 /** Every action preflight asks the simulator about, once per role. */
 export const ALL_EVALUATED_ACTIONS: readonly string[] = [

@@ -4,7 +4,6 @@ import { decodeLeaderMigrationConfiguration } from './decode.js';
 import { filterController } from './filter.js';
 import { checkLeaderMigrationConfiguration } from './check.js';
 import { controllerName, migratableControllers } from './controller-names.js';
-import { ccmImageTagFor, ccmTagMinor } from './ccm-image.js';
 import { parseKubernetesVersion } from '../kubernetes-version/index.js';
 
 const v126 = parseKubernetesVersion('1.26');
@@ -111,14 +110,5 @@ controllerLeaders:
         'unknown-component',
       ].sort(),
     );
-  });
-});
-
-describe('ccm image tags', () => {
-  it('pins the CCM to the cluster minor', () => {
-    expect(ccmTagMinor(ccmImageTagFor(v126))).toBe(26);
-    expect(ccmTagMinor(ccmImageTagFor(v127))).toBe(27);
-    expect(ccmTagMinor(ccmImageTagFor(parseKubernetesVersion('1.33')))).toBe(33);
-    expect(() => ccmImageTagFor(parseKubernetesVersion('1.20'))).toThrow(/Kubernetes 1\.20/);
   });
 });

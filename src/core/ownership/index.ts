@@ -11,6 +11,7 @@ export {
   analyzeLedger,
   createLedger,
   logicalControllerName,
+  NOT_CONFIGURED,
   type Ledger,
   type LedgerAnalysis,
   type LedgerAnalysisOptions,

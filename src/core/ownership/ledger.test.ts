@@ -74,6 +74,32 @@ describe('analyzeLedger', () => {
     expect(report.strayActions).toHaveLength(1);
   });
 
+  it('shows a controller no process is configured to run as such, not as a gap', () => {
+    const declined = (identity: string, component: string) => ({
+      controller: 'route',
+      component,
+      identity,
+      time: 1,
+      action: 'not-configured',
+    });
+    const report = analyzeLedger([declined('kcm-a', KCM), declined('ccm-b', CCM)], {
+      window: { from: 0, to: 100 },
+      controllers: ['route'],
+    });
+    expect(report.controllers.route).toMatchObject({ notConfigured: true, gaps: [], maxGapSeconds: 0 });
+    expect(report.strayActions).toEqual([]);
+    // One process declined, another ran it: its absence before is a real gap.
+    const ran = analyzeLedger(
+      [
+        declined('kcm-a', KCM),
+        { controller: 'route', component: CCM, identity: 'c', time: 40, action: 'started' },
+      ],
+      { window: { from: 0, to: 100 }, controllers: ['route'] },
+    );
+    expect(ran.controllers.route).toMatchObject({ gaps: [{ from: 0, to: 40 }] });
+    expect(ran.controllers.route!.notConfigured).toBeUndefined();
+  });
+
   it('exports JSON with ISO times and seconds', () => {
     const t = Date.UTC(2026, 0, 1);
     const report = analyzeLedger(

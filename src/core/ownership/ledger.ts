@@ -4,7 +4,9 @@ import { ownershipReport, type OwnershipInterval, type OwnershipReport } from '.
 
 /**
  * One line of the ownership ledger: a controller in a manager process started, stopped, or did something.
- * `action` is `started`, `stopped`, or a free-form description of the work (`ensure-load-balancer default/web`).
+ * `action` is `started`, `stopped`, `not-configured` (the process does not run that controller at all, e.g.
+ * route without --configure-cloud-routes), or a free-form description of the work
+ * (`ensure-load-balancer default/web`).
  */
 export interface LedgerEntry {
   /** The controller's name in its manager (`service`, `service-lb-controller`, ...). */
@@ -42,6 +44,9 @@ export interface LedgerAnalysisOptions {
   readonly controllers?: readonly string[];
 }
 
+/** The ledger action of a manager process that is not configured to run a controller. */
+export const NOT_CONFIGURED = 'not-configured';
+
 export interface LedgerAnalysis extends OwnershipReport {
   /** Actions recorded by an identity that had not started (or had stopped) that controller: a recorder bug. */
   readonly strayActions: readonly LedgerEntry[];
@@ -64,6 +69,14 @@ export function analyzeLedger(
   const open = new Map<string, { entry: LedgerEntry; from: number }>();
   const byController = new Map<string, OwnershipInterval[]>();
   const strayActions: LedgerEntry[] = [];
+  // Controllers some process declined by configuration, and those any process ever started (whole ledger).
+  const declined = new Set<string>();
+  const everStarted = new Set<string>();
+  for (const entry of sorted) {
+    const logical = logicalControllerName(entry.controller);
+    if (entry.action === NOT_CONFIGURED) declined.add(logical);
+    else if (entry.action === 'started') everStarted.add(logical);
+  }
   const push = (logical: string, interval: OwnershipInterval): void => {
     byController.set(logical, [...(byController.get(logical) ?? []), interval]);
   };
@@ -81,7 +94,7 @@ export function analyzeLedger(
         open.delete(key);
         push(logical, interval(running.entry, running.from, entry.time, false));
       }
-    } else if (!running) {
+    } else if (entry.action !== NOT_CONFIGURED && !running) {
       strayActions.push(entry);
     }
   }
@@ -92,7 +105,9 @@ export function analyzeLedger(
     );
   }
   for (const name of wanted ?? []) if (!byController.has(name)) byController.set(name, []);
-  return { ...ownershipReport(byController, window), strayActions };
+  // No process ran it and some declined it: not configured anywhere, which is not a gap.
+  const notConfigured = new Set([...declined].filter((c) => !everStarted.has(c)));
+  return { ...ownershipReport(byController, window, notConfigured), strayActions };
 }
 
 function interval(entry: LedgerEntry, from: number, to: number, open: boolean): OwnershipInterval {

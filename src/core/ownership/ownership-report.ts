@@ -22,6 +22,11 @@ export interface ControllerOwnership {
   readonly overlapSeconds: number;
   readonly gaps: readonly TimeSpan[];
   readonly maxGapSeconds: number;
+  /**
+   * True when no manager is configured to run it (route without --configure-cloud-routes in either): it
+   * has no owner by design, and no gap.
+   */
+  readonly notConfigured?: true;
 }
 
 /** Per logical controller: who owned it when, where two owned it at once, and where nobody did. */
@@ -34,6 +39,7 @@ export interface OwnershipReport {
 export function ownershipReport(
   intervalsByController: ReadonlyMap<string, readonly OwnershipInterval[]>,
   window: TimeSpan,
+  notConfigured: ReadonlySet<string> = new Set(),
 ): OwnershipReport {
   const controllers: Record<string, ControllerOwnership> = {};
   for (const [name, raw] of [...intervalsByController].sort(([a], [b]) => a.localeCompare(b))) {
@@ -42,13 +48,15 @@ export function ownershipReport(
       .filter((i) => i.to > i.from)
       .sort((a, b) => a.from - b.from || a.identity.localeCompare(b.identity));
     const overlaps = overlapsOf(intervals);
-    const gaps = gapsOf(intervals, window);
+    const unconfigured = notConfigured.has(name) && intervals.length === 0;
+    const gaps = unconfigured ? [] : gapsOf(intervals, window);
     controllers[name] = {
       intervals,
       overlaps,
       overlapSeconds: seconds(totalLength(overlaps)),
       gaps,
       maxGapSeconds: seconds(Math.max(0, ...gaps.map((g) => g.to - g.from))),
+      ...(unconfigured ? { notConfigured: true as const } : {}),
     };
   }
   return { window, controllers };
@@ -74,6 +82,7 @@ export function ownershipReportToJson(report: OwnershipReport): unknown {
           overlapSeconds: c.overlapSeconds,
           overlaps: c.overlaps.map((o) => ({ from: iso(o.from), to: iso(o.to), identities: o.identities })),
           maxGapSeconds: c.maxGapSeconds,
+          ...(c.notConfigured ? { notConfigured: true } : {}),
           gaps: c.gaps.map((g) => ({ from: iso(g.from), to: iso(g.to), seconds: seconds(g.to - g.from) })),
         },
       ]),

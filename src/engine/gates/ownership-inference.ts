@@ -6,7 +6,7 @@
  * The journal keeps holder changes only (a renewal by the same holder is not news), so a holder counts until
  * a record names another: never less ownership than the real expiry would give.
  */
-import type { ManagerComponent } from '../../core/leader-migration/index.js';
+import type { LogicalController, ManagerComponent } from '../../core/leader-migration/index.js';
 import {
   inferOwnership,
   type LeaseObservation as CoreObservation,
@@ -21,6 +21,7 @@ import {
   type ComponentPods,
   type HolderFacts,
   type ProfileBasis,
+  type ResolvedProfile,
 } from './ownership-profiles.js';
 
 export interface OwnershipEvidence {
@@ -115,17 +116,20 @@ export function holdersOf(observations: readonly CoreObservation[], migrationLea
   }));
 }
 
-/** Runs the inference over the whole timeline up to `evidence.now`. */
-export function inferProfiledOverlaps(
+/**
+ * Who ran each logical controller over the whole timeline up to `evidence.now`, each holder judged by its
+ * profile (before leader migration was enabled, the in-tree KCM's leader ran the cloud controllers under its
+ * own lease). Undefined when the timeline holds no observation.
+ */
+export function inferProfiledOwnership(
   timeline: readonly LeaseObservation[],
   evidence: OwnershipEvidence,
-): ProfiledInference {
+  controllers?: readonly LogicalController[],
+): { report: OwnershipReport; resolved: Record<string, ResolvedProfile> } | undefined {
   const observations = coreObservations(timeline);
-  if (observations.length === 0) return { overlaps: [], bases: {} };
+  if (observations.length === 0) return undefined;
   const migration = migrationLeaseOf(evidence.history?.plan);
   const resolved = identityProfiles(holdersOf(observations, migration), evidence);
-  const bases: Partial<Record<ProfileBasis, number>> = {};
-  for (const r of Object.values(resolved)) bases[r.basis] = (bases[r.basis] ?? 0) + 1;
   const times = observations.map((o) => o.time);
   const window = { from: Math.min(...times), to: Math.max(evidence.now, ...times) };
   const report = inferOwnership({
@@ -137,8 +141,21 @@ export function inferProfiledOverlaps(
     },
     identityProfiles: Object.fromEntries(Object.entries(resolved).map(([id, r]) => [id, r.profile])),
     window,
+    ...(controllers ? { controllers } : {}),
   });
-  return { overlaps: overlapsIn(report, resolved), bases };
+  return { report, resolved };
+}
+
+/** Runs the inference over the whole timeline up to `evidence.now`. */
+export function inferProfiledOverlaps(
+  timeline: readonly LeaseObservation[],
+  evidence: OwnershipEvidence,
+): ProfiledInference {
+  const inferred = inferProfiledOwnership(timeline, evidence);
+  if (!inferred) return { overlaps: [], bases: {} };
+  const bases: Partial<Record<ProfileBasis, number>> = {};
+  for (const r of Object.values(inferred.resolved)) bases[r.basis] = (bases[r.basis] ?? 0) + 1;
+  return { overlaps: overlapsIn(inferred.report, inferred.resolved), bases };
 }
 
 interface OverlapGroup {

@@ -1,6 +1,7 @@
 /**
  * Who may hold the migration lock (a coordination.k8s.io/v1 Lease), decided purely from the Lease as read.
  * A lock whose renewTime + leaseDurationSeconds has passed belongs to a run that died; it can be taken over.
+ * So can a lock whose holder is known to be gone (its process ran on this machine and runs no more), at once.
  */
 export interface LockLease {
   readonly holderIdentity?: string;
@@ -12,8 +13,13 @@ export interface LockLease {
 
 export type LockDecision =
   | { readonly type: 'create' }
-  /** Free (released) or expired: take it, counting a transition. */
-  | { readonly type: 'take'; readonly transitions: number; readonly previous?: string }
+  /** Free (released), expired, or held by a process known to be gone: take it, counting a transition. */
+  | {
+      readonly type: 'take';
+      readonly transitions: number;
+      readonly previous?: string;
+      readonly because?: 'expired' | 'holder-gone';
+    }
   /** Already ours (e.g. a retried acquire): renew. */
   | { readonly type: 'renew' }
   | {
@@ -24,7 +30,12 @@ export type LockDecision =
       readonly expiresInSeconds: number;
     };
 
-export function decideLock(lease: LockLease | undefined, me: string, now: number): LockDecision {
+export function decideLock(
+  lease: LockLease | undefined,
+  me: string,
+  now: number,
+  holderGone = false,
+): LockDecision {
   if (!lease) return { type: 'create' };
   const holder = lease.holderIdentity ?? '';
   const transitions = lease.leaseTransitions ?? 0;
@@ -33,8 +44,10 @@ export function decideLock(lease: LockLease | undefined, me: string, now: number
   const renewed = lease.renewTime ? Date.parse(lease.renewTime) : NaN;
   const duration = (lease.leaseDurationSeconds ?? 0) * 1000;
   if (Number.isNaN(renewed) || renewed + duration <= now) {
-    return { type: 'take', transitions: transitions + 1, previous: holder };
+    return { type: 'take', transitions: transitions + 1, previous: holder, because: 'expired' };
   }
+  if (holderGone)
+    return { type: 'take', transitions: transitions + 1, previous: holder, because: 'holder-gone' };
   return {
     type: 'held',
     holder,

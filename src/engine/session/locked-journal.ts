@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import type { Clock, Random } from '../../clock/index.js';
 import { ConfigMapJournalStore } from '../../adapters/kube/journal-store.js';
 import { MigrationLock } from '../../adapters/kube/migration-lock.js';
+import type { LocalProcesses, LockTakeover } from '../lock/holder-process.js';
 import { JournalMirror } from '../../adapters/files/journal-mirror.js';
 import type { KubeObjects } from '../../adapters/kube/kube-objects.js';
 import type { JournalLocation } from '../journal/journal-schema.js';
@@ -19,6 +20,8 @@ export interface LockedJournal {
   /** The reason the lock was lost, if it was. */
   lockLost(): Error | undefined;
   readonly tookOverFrom?: string;
+  /** How the lock was taken from a previous holder (its lease expired, or its process is gone). */
+  readonly takeover?: LockTakeover;
   release(): Promise<void>;
 }
 
@@ -40,6 +43,8 @@ export async function openLockedJournal(options: {
   readonly stateDir: string;
   readonly purpose: string;
   readonly signal?: AbortSignal;
+  /** This machine's processes, so a lock whose holder was killed here is taken over at once. */
+  readonly processes?: LocalProcesses;
 }): Promise<LockedJournal> {
   const lock = new MigrationLock(options.objects, {
     namespace: options.location.namespace,
@@ -47,8 +52,9 @@ export async function openLockedJournal(options: {
     holder: options.runId,
     clock: options.clock,
     purpose: options.purpose,
+    ...(options.processes ? { processes: options.processes } : {}),
   });
-  const { tookOverFrom } = await lock.acquire();
+  const { tookOverFrom, takeover } = await lock.acquire();
   const lost = new AbortController();
   let lostReason: Error | undefined;
   lock.startRenewing((error) => {
@@ -65,6 +71,7 @@ export async function openLockedJournal(options: {
     signal,
     lockLost: () => lostReason,
     ...(tookOverFrom ? { tookOverFrom } : {}),
+    ...(takeover ? { takeover } : {}),
     release: () => lock.release(),
   };
 }

@@ -10,6 +10,7 @@ import type { MigrationPlan } from '../../core/plan/plan-types.js';
 import { InputError } from '../../errors/index.js';
 import type { StepTransforms } from '../appliers/applier-types.js';
 import type { EventSink } from '../events.js';
+import { takeoverNote, type LocalProcesses } from '../lock/holder-process.js';
 import type { OwnershipInference } from '../gates/ownership.js';
 import type { Connect } from './cluster-access.js';
 import { wireExecution, type Execution } from './engine-wiring.js';
@@ -29,6 +30,8 @@ export interface RunDeps {
   readonly inference?: OwnershipInference;
   readonly onEvent?: EventSink;
   readonly runId?: string;
+  /** This machine's processes, for taking over a lock whose holder was killed (default: none, wait). */
+  readonly processes?: LocalProcesses;
 }
 
 /** A run that changes the cluster needs --yes, or a terminal to ask at; a dry run needs neither. */
@@ -51,6 +54,9 @@ export async function withLockedJournal<T>(
     readonly stateDir: string | undefined;
     readonly purpose: string;
     readonly runId: string | undefined;
+    readonly processes?: LocalProcesses;
+    /** Told when the lock was taken over from a previous holder. */
+    readonly notify?: EventSink;
   },
   body: (locked: LockedJournal, runId: string) => Promise<T>,
 ): Promise<T> {
@@ -63,7 +69,9 @@ export async function withLockedJournal<T>(
     stateDir: resolve(host.cwd, run.stateDir ?? '.uproot'),
     purpose: run.purpose,
     ...(host.signal ? { signal: host.signal } : {}),
+    ...(run.processes ? { processes: run.processes } : {}),
   });
+  if (locked.takeover) run.notify?.({ type: 'note', message: takeoverNote(locked.takeover) });
   try {
     return await body(locked, runId);
   } finally {

@@ -218,6 +218,8 @@ export interface InstanceMetadata {
   readonly zone: string;
   readonly region: string;
   readonly addresses: readonly { type: string; address: string }[];
+  /** InstanceMetadata.AdditionalLabels (the network-topology labels). */
+  readonly additionalLabels?: Readonly<Record<string, string>>;
 }
 
 /** getInstanceNodeAddress: private IPs as InternalIP, private DNS as InternalDNS and Hostname, then public. */

@@ -2,6 +2,7 @@ import type { V1Node } from '@kubernetes/client-node';
 import { instanceMetadata, type InstanceMetadata } from './aws-cloud.js';
 import { Backoff, guard, runPeriodically, type ControllerContext } from './controller-context.js';
 import { errorText } from './error-text.js';
+import { NETWORK_NODE_LABEL_PREFIX } from './instance-topology.js';
 import { updateNode } from './node-update.js';
 import {
   clone,
@@ -71,7 +72,13 @@ export async function initializeNode(
   }
   let metadata: InstanceMetadata;
   try {
-    metadata = instanceMetadata(await ctx.cloud.instanceForProviderId(providerId), providerId);
+    const instance = await ctx.cloud.instanceForProviderId(providerId);
+    metadata = instanceMetadata(instance, providerId);
+    // getAdditionalLabels: the topology labels unless the node has them already.
+    if (ctx.topology && !(`${NETWORK_NODE_LABEL_PREFIX}1` in (node.metadata?.labels ?? {}))) {
+      const labels = await ctx.topology.labelsFor(instance.InstanceId ?? '', instance.InstanceType ?? '');
+      if (Object.keys(labels).length > 0) metadata = { ...metadata, additionalLabels: labels };
+    }
   } catch (error) {
     guard(signal);
     const message = `failed to get instance metadata for node ${name}: ${errorText(error)}`;
@@ -118,6 +125,7 @@ export function applyInstanceMetadata(node: V1Node, metadata: InstanceMetadata):
     labels[LABEL_REGION_BETA] = metadata.region;
     labels[LABEL_REGION] = metadata.region;
   }
+  Object.assign(labels, metadata.additionalLabels ?? {});
   copy.metadata = { ...copy.metadata, labels };
   copy.spec.taints = withoutTaint(copy.spec.taints, UNINITIALIZED_TAINT);
   return copy;

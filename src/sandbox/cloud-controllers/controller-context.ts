@@ -5,6 +5,7 @@ import type { AwsCloud } from './aws-cloud.js';
 import type { EventRecorder } from './event-recorder.js';
 import type { KubeApi } from './kube-api.js';
 import type { ResourceInformer } from './resource-informer.js';
+import type { InstanceTopology } from './instance-topology.js';
 
 /** One thing a controller did, for the ownership ledger. */
 export interface ControllerAction {
@@ -46,6 +47,8 @@ export interface ControllerContext {
   readonly informers: SharedInformers;
   readonly events: EventRecorder;
   readonly settings: CloudControllerSettings;
+  /** The process's instance-topology lookups (CCM releases that label nodes with their network topology). */
+  readonly topology?: InstanceTopology;
   /** Records an action in the ledger at the clock's now. */
   record(action: string): void;
   log(line: string): void;

@@ -78,7 +78,7 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
   mkdirSync(options.dir, { recursive: true, mode: 0o700 });
 
   progress(
-    `starting the ${scenario.name} twin (${scenario.nodes.controlPlane} control-plane, ${scenario.nodes.etcd > 0 ? `${scenario.nodes.etcd} etcd, ` : ''}${scenario.nodes.workers} workers, Kubernetes ${scenario.kubernetesVersion}, time x${options.timeScale})`,
+    `starting the ${scenario.name} twin (${scenario.nodes.controlPlane} control-plane, ${scenario.nodes.etcd > 0 ? `${scenario.nodes.etcd} etcd, ` : ''}${scenario.nodes.workers} workers, Kubernetes ${scenario.kubernetesVersion}, ${clockDescription(clock, options.timeScale)})`,
   );
   const twin: Twin = await startTwin({
     scenario,
@@ -195,4 +195,10 @@ function countStatuses(report: PreflightReport): string {
   const counts = new Map<string, number>();
   for (const c of report.checks) counts.set(c.status, (counts.get(c.status) ?? 0) + 1);
   return ['pass', 'warn', 'fail', 'skip'].map((s) => `${counts.get(s) ?? 0} ${s}`).join(', ');
+}
+
+/** How the demo's time runs, for its first line: virtual time, or real time sped up. */
+export function clockDescription(clock: Clock, timeScale: number): string {
+  if (clock instanceof VirtualClock) return 'virtual time';
+  return clock instanceof RealClock ? `time x${timeScale}` : 'an injected clock';
 }

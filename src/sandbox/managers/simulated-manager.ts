@@ -2,12 +2,13 @@ import type { Clock, Random } from '../../clock/index.js';
 import { UprootError } from '../../errors/index.js';
 import { parseKubernetesVersion, type KubernetesVersion } from '../../core/kubernetes-version/index.js';
 import {
+  controllerName,
   decodeLeaderMigrationConfiguration,
   type LeaderMigrationConfiguration,
   type LogicalController,
   type ManagerComponent,
 } from '../../core/leader-migration/index.js';
-import type { LedgerEntry } from '../../core/ownership/index.js';
+import { logicalControllerName, NOT_CONFIGURED, type LedgerEntry } from '../../core/ownership/index.js';
 import {
   KubeLeaseLock,
   managerOptionsFromFlags,
@@ -20,6 +21,7 @@ import {
 } from '../../election/index.js';
 import { AwsApi, type AwsEndpoint } from '../cloud-controllers/aws-api.js';
 import { AwsCloud } from '../cloud-controllers/aws-cloud.js';
+import { InstanceTopology } from '../cloud-controllers/instance-topology.js';
 import type { CloudControllerSettings, ControllerContext } from '../cloud-controllers/controller-context.js';
 import { EventRecorder } from '../cloud-controllers/event-recorder.js';
 import { KubeApi, kubeConfigFor, type KubeEndpoint } from '../cloud-controllers/kube-api.js';
@@ -189,6 +191,10 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
       ...(options.clusterId ? { clusterId: options.clusterId } : {}),
     });
     const informers = createSharedInformers({ kube, kubeConfig, clock, onError: log });
+    const topology =
+      component === 'cloud-controller-manager'
+        ? new InstanceTopology(awsApi, clock, version, (line) => log(`cloud-node: ${line}`))
+        : undefined;
     cleanups.push(() => informers.stop());
     const record = (controller: string, action: string): void =>
       options.ledger.record({ controller, component, identity, time: clock.now(), action });
@@ -209,6 +215,7 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
         cloud,
         informers,
         settings,
+        ...(topology ? { topology } : {}),
         events: new EventRecorder(
           controllerKube,
           clock,
@@ -233,6 +240,12 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
       log(
         `Will not configure cloud provider routes for allocate-node-cidrs: ${settings.allocateNodeCidrs}, configure-cloud-routes: ${settings.configureCloudRoutes}.`,
       );
+    }
+    // The flag-dependent controllers this process will never run, so the ledger can tell "not configured
+    // anywhere" from "nobody ran it".
+    const offered = new Set(descriptors.map((d) => logicalControllerName(d.name)));
+    for (const logical of ['route', 'nodeipam'] as const) {
+      if (!offered.has(logical)) record(controllerName(logical, version), NOT_CONFIGURED);
     }
     const manager = runControllerManager({
       ...managerOptionsFromFlags(f, migrationConfig),

@@ -95,6 +95,12 @@ const loadBalancerService = z
     namespace: k8sName.default('default'),
     port: z.number().int().min(1).max(65535).default(80),
     targetPort: z.number().int().min(1).max(65535).default(8080),
+    /**
+     * The Service's annotations. The twin still seeds a classic ELB for it, as the in-tree provider created it
+     * before anyone annotated it: `service.beta.kubernetes.io/aws-load-balancer-type: nlb` here is the
+     * annotation changed after the fact (kubernetes/cloud-provider-aws#1254).
+     */
+    annotations: z.record(z.string(), z.string()).default({}),
   })
   .strict();
 

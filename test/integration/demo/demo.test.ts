@@ -108,6 +108,20 @@ describe('uproot demo', () => {
     }
   });
 
+  it('says how its time runs (virtual by default) and that neither manager runs the route controller', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uproot-demo-test-'));
+    try {
+      const io = recordingIo({ env: { PATH: process.env.PATH }, cwd: dir });
+      expect(await runCli(['demo', '--dir', join(dir, 'twin')], io)).toBe(0);
+      const first = io.stderrText.split('\n')[0]!;
+      expect(first).toMatch(/^uproot demo: starting the rke2-intree twin \(.*, virtual time\)$/);
+      expect(first).not.toMatch(/time x\d/);
+      expect(io.stdoutText).toMatch(/^ {2}route {18}not run: neither manager is configured to run it$/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a bad --time-scale before starting anything', async () => {
     const io = recordingIo();
     expect(await runCli(['demo', '--time-scale', 'fast'], io)).toBe(2);

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { HolderProcessState, LocalProcesses } from '../../../src/engine/lock/holder-process.js';
 import { ConfigMapJournalStore } from '../../../src/adapters/kube/journal-store.js';
 import { MigrationLock } from '../../../src/adapters/kube/migration-lock.js';
 import { beginApply } from '../../../src/engine/journal/journal-transitions.js';
@@ -105,7 +106,51 @@ describe('migration lock', () => {
     const crashed = a as unknown as { renewal?: { controller: AbortController } };
     crashed.renewal?.controller.abort();
     await sb.clock.advanceBy(61_000);
-    expect(await lock('run-b').acquire()).toEqual({ tookOverFrom: 'run-a' });
+    expect(await lock('run-b').acquire()).toEqual({
+      tookOverFrom: 'run-a',
+      takeover: { from: 'run-a', because: 'expired' },
+    });
+  });
+
+  it('takes over at once from a holder whose process on this machine is gone, and waits for one elsewhere', async () => {
+    const pids = new Map<string, HolderProcessState>();
+    const processes = (pid: number, host = 'laptop'): LocalProcesses => ({
+      self: () => ({ hostname: host, pid, start: `boot/ns/${pid}` }),
+      stateOf: (h) => (h.hostname !== host ? 'elsewhere' : (pids.get(String(h.pid)) ?? 'running')),
+    });
+    const withProcesses = (holder: string, p: LocalProcesses) =>
+      new MigrationLock(sb.objects(), { namespace: 'kube-system', holder, clock: sb.clock, processes: p });
+    await withProcesses('run-a', processes(4242)).acquire();
+    const annotations = sb.server.store.get(
+      'coordination.k8s.io/v1/leases',
+      'kube-system',
+      'uproot-migration-lock',
+    )?.metadata?.annotations as Record<string, string>;
+    expect(JSON.parse(annotations['uproot.dev/holder-process']!)).toEqual({
+      hostname: 'laptop',
+      pid: 4242,
+      start: 'boot/ns/4242',
+    });
+    await sb.clock.advanceBy(3_000);
+    // Still running: held, naming the process.
+    await expect(withProcesses('run-b', processes(5000)).acquire()).rejects.toMatchObject({
+      code: 'UP-LOCK-HELD',
+      message: expect.stringContaining('process 4242 on laptop'),
+    });
+    // On another machine nobody can tell: held until the lease expires.
+    pids.set('4242', 'gone');
+    await expect(withProcesses('run-b', processes(5000, 'bastion')).acquire()).rejects.toMatchObject({
+      code: 'UP-LOCK-HELD',
+    });
+    // Here, 3 s after its last renewal, its process is gone: taken at once.
+    expect(await withProcesses('run-b', processes(5000)).acquire()).toEqual({
+      tookOverFrom: 'run-a',
+      takeover: {
+        from: 'run-a',
+        because: 'holder-gone',
+        process: { hostname: 'laptop', pid: 4242, start: 'boot/ns/4242' },
+      },
+    });
   });
 
   it('tells a run it lost the lock to another', async () => {

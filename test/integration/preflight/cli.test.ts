@@ -71,9 +71,9 @@ describe('uproot preflight', () => {
     const { code, stdout, stderr } = await cli(['--kubeconfig', sandbox.kubeconfig], sandbox.env);
     expect(code).toBe(1);
     expect(stdout).toMatch(/^FAIL \(1\)\n {2}✗ cluster-tags: /m);
-    expect(stdout.indexOf('FAIL (1)')).toBeLessThan(stdout.indexOf('PASS (14)'));
+    expect(stdout.indexOf('FAIL (1)')).toBeLessThan(stdout.indexOf('PASS (16)'));
     expect(stdout).toContain('$ aws ec2 create-tags --region us-west-2');
-    expect(stdout).toMatch(/Result: FAIL: 1 failed, 0 warnings, 0 skipped, 14 passed/);
+    expect(stdout).toMatch(/Result: FAIL: 1 failed, 0 warnings, 0 skipped, 16 passed/);
     expect(stderr).toBe('');
   });
 
@@ -122,6 +122,17 @@ describe('uproot preflight', () => {
     const { code, stderr } = await cli(['--kubeconfig', '/nonexistent/kubeconfig'], {});
     expect(code).toBe(2);
     expect(stderr).toContain('kubeconfig "/nonexistent/kubeconfig" does not exist');
+  });
+
+  it('says no kubeconfig was found (KUBECONFIG, ~/.kube/config, in-cluster) and how to pass one', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'uproot-no-kubeconfig-'));
+    const { code, stderr } = await cli([], { HOME: home });
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      `UP-KUBECONFIG-NONE: no kubeconfig found: KUBECONFIG is not set, ${join(home, '.kube', 'config')} does not exist, and uproot is not running in a pod`,
+    );
+    expect(stderr).toContain('pass --kubeconfig FILE');
+    expect(stderr).not.toContain('HTTP protocol is not allowed');
   });
 
   it('reads the RKE2 configuration from Rancher with --rancher-context and --cluster', async () => {

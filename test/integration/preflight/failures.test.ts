@@ -167,7 +167,7 @@ describe('preflight finds one problem at a time', () => {
   it("the chart's default nodeSelector fails control-plane-scheduling on RKE2", async () => {
     const values = [
       'image:',
-      '  tag: v1.26.11',
+      '  tag: v1.26.14',
       'hostNetworking: true',
       'args:',
       '  - --v=2',

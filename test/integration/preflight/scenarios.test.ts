@@ -61,6 +61,9 @@ const EXPECTED_FAILURES: Record<string, string[]> = {
   'rke2-separate-pools': [],
   // The CCM is there (so the mode is mixed, without leader migration) but tolerates no control-plane node.
   'ccm-tolerations-miss-etcd': ['cloud-provider-mode', 'control-plane-scheduling', 'ccm-install'],
+  'ccm-known-bad': ['ccm-release'],
+  'ccm-topology-permission': [],
+  'lb-type-mismatch': ['iam-control-plane', 'lb-type'],
 };
 
 /** Chart values that tolerate Rancher's control-plane taint (no value, as the chart's default) but not etcd's. */
@@ -132,6 +135,51 @@ describe('preflight against the built-in twins', () => {
       status: 'pass',
       message: expect.stringContaining('the CCM fits all 2 control-plane nodes'),
     });
+  });
+
+  it('ccm-known-bad fails ccm-release with the exact release to move to', async () => {
+    const report = await preflightTwin('ccm-known-bad');
+    const result = check(report, 'ccm-release');
+    expect(result.message).toMatch(
+      /^DaemonSet kube-system\/aws-cloud-controller-manager: v1\.26\.11 — node addresses not ordered by network-interface device index/,
+    );
+    expect(result.status === 'fail' && result.fixes[0]).toMatchObject({
+      type: 'config',
+      snippet: 'image:\n  tag: v1.26.14\n',
+      commands: [
+        "kubectl -n kube-system set image daemonset/aws-cloud-controller-manager '*=registry.k8s.io/provider-aws/cloud-controller-manager:v1.26.14'",
+      ],
+    });
+  });
+
+  it('ccm-topology-permission warns iam-control-plane for the CCM release that calls DescribeInstanceTopology', async () => {
+    const report = await preflightTwin('ccm-topology-permission');
+    const result = check(report, 'iam-control-plane');
+    expect(result.status).toBe('warn');
+    expect(result.message).toContain(
+      'missing ec2:DescribeInstanceTopology, which CCM v1.32.8 (DaemonSet kube-system/aws-cloud-controller-manager) calls',
+    );
+    expect(result.status === 'warn' && result.fixes[0]).toMatchObject({
+      type: 'iam-policy',
+      roleName: 'demo-control-plane',
+      document: { Statement: [{ Action: ['ec2:DescribeInstanceTopology'] }] },
+    });
+  });
+
+  it('lb-type-mismatch names the Service, the load balancer serving it, and the annotation to remove', async () => {
+    const report = await preflightTwin('lb-type-mismatch');
+    const result = check(report, 'lb-type');
+    expect(result.message).toMatch(
+      /^Service default\/web is served by classic ELB \S+\.us-east-1\.elb\.amazonaws\.com but its service\.beta\.kubernetes\.io\/aws-load-balancer-type annotation asks for an NLB/,
+    );
+    expect(result.status === 'fail' && result.fixes[0]).toMatchObject({
+      type: 'commands',
+      commands: [
+        'kubectl -n default annotate service web service.beta.kubernetes.io/aws-load-balancer-type-',
+      ],
+    });
+    // api is a plain classic ELB: fine.
+    expect(result.resources).toEqual([{ kind: 'Service', name: 'web', namespace: 'default' }]);
   });
 
   it.each(Object.entries(EXPECTED_FAILURES))('%s fails exactly %j', async (name, failing) => {

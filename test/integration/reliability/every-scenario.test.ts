@@ -8,8 +8,9 @@ import { builtinScenarioNames } from '../../../src/sandbox/scenarios/index.js';
 
 /**
  * Every scenario the twins ship, migrated the way `uproot demo` does it (virtual time): either the migration
- * completes and verify passes, or preflight refuses it with a failed check and nothing changes. Either way no
- * controller ever runs in two managers (the twin's ownership ledger is the ground truth).
+ * completes and verify passes, or preflight refuses it with a failed check and nothing changes, or the cluster
+ * already runs the external CCM (plan: nothing to do) and verify passes. Either way no controller ever runs in
+ * two managers (the twin's ownership ledger is the ground truth).
  */
 const scenarios = builtinScenarioNames().filter((name) => name !== 'empty');
 /** The healthy layouts: preflight must let them through and the migration must complete. */
@@ -34,6 +35,10 @@ describe('uproot demo on every scenario', () => {
           expect(result.preflight.checks.some((c) => c.status === 'fail')).toBe(true);
           expect(outcome.failures.length).toBeGreaterThan(0);
           expect(result.report, 'no journal: nothing was changed').toBeUndefined();
+        } else if (outcome.type === 'nothing-to-do') {
+          expect(outcome.reason, why).toMatch(/external/);
+          expect(result.report, 'no journal: nothing was changed').toBeUndefined();
+          expect(result.exitCode, why).toBe(0);
         } else {
           expect(outcome.type === 'ran' && outcome.result.type, why).toBe('completed');
           expect(

@@ -4,7 +4,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildReportModel, renderReportHtml } from '../../../src/report/index.js';
+import { buildReportModel, journalOwnership, renderReportHtml } from '../../../src/report/index.js';
+import { ec2Instances } from '../../../src/cli/commands/verify.js';
+import { runDemo } from '../../../src/sandbox/demo/run-demo.js';
+import { journalSchema } from '../../../src/engine/journal/journal-schema.js';
 import { journalFor, plan, step } from '../../../src/engine/testing/plan-fixtures.js';
 import { ownershipReport, type OwnershipInterval } from '../../../src/core/ownership/index.js';
 
@@ -76,7 +79,69 @@ function reportHtml(): string {
   return renderReportHtml(buildReportModel(journal, { ownership, now: t0 + 120_000 }));
 }
 
+/** The page as Chromium parsed it (`--dump-dom`). */
+function dumpDom(file: string, profile: string): string {
+  return execFileSync(
+    CHROMIUM!,
+    [...FLAGS, `--user-data-dir=${profile}`, '--dump-dom', pathToFileURL(file).href],
+    {
+      encoding: 'utf8',
+      timeout: 60_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
+}
+
 describe.skipIf(skip)('the HTML report in headless Chromium', () => {
+  it("the demo's report: the CCM image once, route shown as not configured, the KCM owning from the start", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uproot-report-demo-'));
+    try {
+      const result = await runDemo(
+        { scenario: 'rke2-intree', timeScale: 1, dir: join(dir, 'twin') },
+        { cwd: dir, env: { PATH: process.env.PATH }, interactive: false },
+        { instances: ec2Instances, virtualTime: true },
+      );
+      expect(result.exitCode).toBe(0);
+      const dom = dumpDom(result.report!.html, join(dir, 'profile'));
+      // The header names the image the migration ends with, its tag once.
+      expect(dom).toContain('<code>registry.k8s.io/provider-aws/cloud-controller-manager:v1.26.14</code>');
+      expect(dom).not.toMatch(/cloud-controller-manager:v[\d.]+:v/);
+      // Neither manager runs the route controller (--configure-cloud-routes=false): said so, no gap drawn.
+      expect(dom).not.toMatch(/<rect [^>]*data-controller="route"/);
+      expect(dom.match(/not run: no manager is configured to run it/g)).toHaveLength(2);
+      expect(dom).toMatch(
+        /<rect class="owner" data-controller="service" data-component="cloud-controller-manager"/,
+      );
+
+      // `uproot report` over the same journal (the inference from lease observations): the in-tree KCM's
+      // leader owns the cloud controllers from the first observation, not "no owner".
+      const journal = journalSchema.parse(
+        JSON.parse(readFileSync(join(dir, 'twin', '.uproot', 'demo', 'journal.json'), 'utf8')),
+      );
+      const file = join(dir, 'journal-report.html');
+      writeFileSync(
+        file,
+        renderReportHtml(
+          buildReportModel(journal, { ownership: journalOwnership(journal), now: Date.now() }),
+        ),
+      );
+      const inferred = dumpDom(file, join(dir, 'profile'));
+      for (const controller of ['service', 'cloud-node-lifecycle']) {
+        const at = new RegExp(
+          `<rect class="(owner|gap)" data-controller="${controller}"[^>]* x="190\\.0"`,
+          'g',
+        );
+        // x 190.0 is the window's start: an owner bar begins there, no gap does.
+        expect(
+          [...inferred.matchAll(at)].map((m) => m[1]),
+          controller,
+        ).toEqual(['owner']);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('renders the timeline: one bar per owner, no overlap, gaps hatched; and a screenshot', () => {
     const dir = mkdtempSync(join(tmpdir(), 'uproot-report-'));
     try {

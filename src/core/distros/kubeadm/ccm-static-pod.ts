@@ -7,7 +7,7 @@
  * credentials, so every request is made as system:kube-controller-manager; the install step binds the
  * chart's system:cloud-controller-manager ClusterRole (seed 004's rules, leases included) to that user.
  */
-import { CCM_IMAGE_REPOSITORY } from '../../leader-migration/index.js';
+import { CCM_IMAGE_REPOSITORY } from '../../ccm/index.js';
 import { addToCommaList, lastFlagValue, setFlag } from '../shared/flag-list.js';
 import { isRecord, type JsonRecord } from '../shared/json-value.js';
 import { containers, flagsOf, withHostPath } from './static-pod.js';

@@ -1,6 +1,6 @@
 /** The kubeadm plan's generated objects: leader-migration files, the CCM's RBAC, and the findings. */
+import { ccmTagMinor } from '../../ccm/index.js';
 import {
-  ccmTagMinor,
   leaderMigrationToYaml,
   renderLeaderMigrationConfiguration,
   type MigrationPhase,

@@ -91,7 +91,7 @@ describe('kubeadm plan (seed 003)', () => {
         '--cloud-config=/etc/kubernetes/cloud.conf',
       ]),
     );
-    expect(JSON.stringify(ccm)).toContain('cloud-controller-manager:v1.26.11');
+    expect(JSON.stringify(ccm)).toContain('cloud-controller-manager:v1.26.14');
     const rolled = kubeadmPlanner.applyStep(
       'roll-control-plane',
       kubeadmPlanner.applyStep('enable-leader-migration', def.kcm.pod, options),

@@ -112,7 +112,7 @@ describe('RKE node names and helm-controller', () => {
     const { def, plan } = planOf(CLUSTER_YML, { targetVersion: 'v1.27.16-rancher1-1' });
     const final = replayObject(rkePlanner, plan, def.document) as Record<string, unknown>;
     expect(final.kubernetes_version).toBe('v1.27.16-rancher1-1');
-    expect(plan.artifacts.map((a) => a.path)).toContain('ccm/values-v1.27.6.yaml');
+    expect(plan.artifacts.map((a) => a.path)).toContain('ccm/values-v1.27.10.yaml');
   });
 
   it('gives nothing to do for external-aws, and refuses bad input at its line', () => {

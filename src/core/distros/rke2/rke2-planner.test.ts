@@ -45,8 +45,8 @@ describe('RKE2 plan of the example cluster', () => {
       'verify-provider-ids',
     ]);
     expect(plan.ccm).toMatchObject({
-      installTag: 'v1.26.11',
-      targetTag: 'v1.26.11',
+      installTag: 'v1.26.14',
+      targetTag: 'v1.26.14',
       leaderMigrationConfig: 'default',
     });
     expect(plan.decisions).toMatchObject({ keepAwsNodeNaming: true, upgrade: false });
@@ -237,7 +237,7 @@ describe('RKE2 merging into what the user has', () => {
     expect(values).toContain('# mine');
     expect(parse(values)).toMatchObject({
       args: expect.arrayContaining(['--v=4', '--enable-leader-migration=true']),
-      image: { tag: 'v1.26.11' },
+      image: { tag: 'v1.26.14' },
     });
   });
 
@@ -245,7 +245,7 @@ describe('RKE2 merging into what the user has', () => {
     const list = `apiVersion: v1\nkind: List\nitems:\n- ${MINIMAL.trimEnd().split('\n').join('\n  ')}\n`;
     const { plan } = planOf(list, { targetVersion: 'v1.27.16+rke2r1' });
     expect(plan.kubernetes).toEqual({ current: 'v1.26.15+rke2r1', target: 'v1.27.16+rke2r1' });
-    expect(plan.ccm).toMatchObject({ installTag: 'v1.26.11', targetTag: 'v1.27.6' });
+    expect(plan.ccm).toMatchObject({ installTag: 'v1.26.14', targetTag: 'v1.27.10' });
     const switched = plan.steps.find((s) => s.id === 'switch-to-external')!;
     const edit = switched.changes[0];
     expect(edit?.type === 'edit-cluster-definition' && edit.diff).toContain(

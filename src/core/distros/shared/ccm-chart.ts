@@ -4,7 +4,7 @@
  * image (v1.35.0) is far newer than any cluster that still runs the in-tree provider (reference §6).
  */
 import { stringify } from 'yaml';
-import { CCM_IMAGE_REPOSITORY } from '../../leader-migration/index.js';
+import { CCM_IMAGE_REPOSITORY } from '../../ccm/index.js';
 import { cloneJson, isRecord, type JsonRecord } from './json-value.js';
 import { flagName, setFlag, withoutFlags } from './flag-list.js';
 import {

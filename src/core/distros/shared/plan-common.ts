@@ -3,12 +3,8 @@
  * nothing-to-do plan), shared findings.
  */
 import { InputError, type ErrorLocation } from '../../../errors/index.js';
-import {
-  CCM_IMAGE_REPOSITORY,
-  ccmImageTagFor,
-  ccmTagMinor,
-  defaultConfigIsSafe,
-} from '../../leader-migration/index.js';
+import { defaultConfigIsSafe } from '../../leader-migration/index.js';
+import { CCM_IMAGE_REPOSITORY, ccmImageTagFor, ccmTagMinor } from '../../ccm/index.js';
 import type { KubernetesVersion } from '../../kubernetes-version/index.js';
 import type {
   Artifact,

@@ -174,7 +174,12 @@ export function loadBalancerService(spec: Scenario['workloads']['loadBalancerSer
   return {
     apiVersion: 'v1',
     kind: 'Service',
-    metadata: { name: spec.name, namespace: spec.namespace, labels: { app: spec.name } },
+    metadata: {
+      name: spec.name,
+      namespace: spec.namespace,
+      labels: { app: spec.name },
+      ...(Object.keys(spec.annotations).length > 0 ? { annotations: { ...spec.annotations } } : {}),
+    },
     spec: {
       type: 'LoadBalancer',
       selector: { app: spec.name },
