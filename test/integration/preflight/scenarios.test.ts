@@ -69,7 +69,7 @@ const EXPECTED_FAILURES: Record<string, string[]> = {
 /** Chart values that tolerate Rancher's control-plane taint (no value, as the chart's default) but not etcd's. */
 const VALUES_WITHOUT_ETCD = {
   hostNetworking: true,
-  image: { tag: 'v1.26.11' },
+  image: { tag: 'v1.26.14' },
   nodeSelector: { 'node-role.kubernetes.io/control-plane': 'true' },
   tolerations: [
     { key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' },
