@@ -3,7 +3,7 @@
  * be read), the current step and what comes next, who holds the managers' leases and the migration lock, and
  * the ownership timeline. Read-only. `watchStatus` repeats it on the injected clock until aborted.
  */
-import { connectJournalSession } from '../engine/session/journal-session.js';
+import { connectJournalSession } from './session/journal-session.js';
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { RealClock, type Clock, type Random } from '../clock/index.js';
@@ -26,9 +26,10 @@ import {
 import type { Journal, LeaseObservation, StepRecord } from '../engine/journal/journal-schema.js';
 import { journalPhase, type JournalPhase } from '../engine/journal/journal-transitions.js';
 import { nextAction, type NextAction } from '../engine/next-action.js';
-import { kubeconfigConnect, type Connect } from '../engine/session/cluster-access.js';
-import { lockNameFor, type journalLocationFor } from '../engine/session/journal-location.js';
-import { validateTargets, type RunHost, type TargetFlags } from '../engine/session/run-settings.js';
+import { kubeconfigConnect, type Connect } from './session/cluster-access.js';
+import { lockNameFor, type journalLocationFor } from '../engine/journal/journal-location.js';
+import type { RunHost } from './session/run-settings.js';
+import { validateTargets, type TargetFlags } from './targets.js';
 
 export const STATUS_SCHEMA_VERSION = 'uproot.dev/status/v1';
 

@@ -11,15 +11,10 @@ import { decodeJournal, encodeJournal } from '../../engine/journal/journal-codec
 import { LockError } from '../../errors/index.js';
 import { isKubeStatus } from './kube-client.js';
 import type { KubeObject, KubeObjects } from './kube-objects.js';
-import { sameObject } from './object-writer.js';
+import { sameObject } from '../../engine/appliers/object-writer.js';
+import type { JournalStore } from '../../engine/ports.js';
 
-export interface JournalStore {
-  /** Where the journal lives, for messages. */
-  readonly where: string;
-  load(): Promise<Journal | undefined>;
-  /** Saves with the next revision; returns the journal as saved. */
-  save(journal: Journal): Promise<Journal>;
-}
+export type { JournalStore };
 
 export const JOURNAL_LABELS = { 'app.kubernetes.io/managed-by': 'uproot', 'uproot.dev/journal': 'true' };
 

@@ -9,6 +9,7 @@ import { decideLock, microTime, type LockLease } from '../../engine/lock/lock-de
 import { LockError } from '../../errors/index.js';
 import { isKubeStatus } from './kube-client.js';
 import type { KubeObject, KubeObjects } from './kube-objects.js';
+import type { MigrationLease } from '../../engine/ports.js';
 
 export const LOCK_NAME = 'uproot-migration-lock';
 export const LOCK_TTL_SECONDS = 60;
@@ -24,7 +25,7 @@ export interface MigrationLockOptions {
   readonly purpose?: string;
 }
 
-export class MigrationLock {
+export class MigrationLock implements MigrationLease {
   private readonly ttl: number;
   private readonly name: string;
   private renewal: { controller: AbortController; done: Promise<void> } | undefined;

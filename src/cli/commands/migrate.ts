@@ -6,7 +6,6 @@ import { Option, type Command } from 'commander';
 import type { CommandContext, CommandRegistrar } from '../program.js';
 import { parseOutputFormat, renderDocument } from '../output.js';
 import type { CliIo } from '../io.js';
-import { RealClock } from '../../clock/index.js';
 import { STEP_IDS, type StepId } from '../../core/plan/plan-types.js';
 import { renderPlanText } from '../../core/plan/render-text.js';
 import { formatError } from '../../errors/index.js';
@@ -14,9 +13,8 @@ import type { EngineEvent } from '../../engine/events.js';
 import { describeGate } from '../../engine/gates/evaluate-gate.js';
 import type { Journal } from '../../engine/journal/journal-schema.js';
 import type { RunResult } from '../../engine/run-plan.js';
-import type { ExecutionFlags, RunHost, TargetFlags } from '../../engine/session/run-settings.js';
+import type { ExecutionFlags, RunHost, TargetFlags } from '../../toolkit/session/run-settings.js';
 import { migrate, type MigrateOptions, type MigrateResult } from '../../toolkit/migrate.js';
-import { planFromSources, plannerTransforms, preflightVerdict } from '../../toolkit/migrate-sources.js';
 
 export interface TargetCliFlags {
   kubeconfig?: string;
@@ -287,11 +285,12 @@ interface MigrateCliFlags extends TargetCliFlags, ExecutionCliFlags {
 async function runMigrate(opts: MigrateCliFlags, ctx: CommandContext): Promise<number> {
   const format = parseOutputFormat(opts.output, ['text', 'json']);
   const io = ctx.io;
-  const clock = new RealClock();
   const options: MigrateOptions = {
     ...targetFlags(opts),
     ...executionFlags(opts),
+    ...(opts.plan ? { planFile: opts.plan } : {}),
     ...(opts.targetVersion ? { targetVersion: opts.targetVersion } : {}),
+    ...(opts.ccmImageTag ? { ccmImageTag: opts.ccmImageTag } : {}),
     ...(opts.dryRun ? { dryRun: true } : {}),
     ...(opts.yes ? { yes: true } : {}),
     ...(opts.resume ? { resume: true } : {}),
@@ -299,13 +298,6 @@ async function runMigrate(opts: MigrateCliFlags, ctx: CommandContext): Promise<n
     ...(opts.skipPreflight ? { skipPreflight: true } : {}),
   };
   const result = await migrate(options, hostOf(io), {
-    clock,
-    buildPlan: planFromSources(io.cwd, {
-      ...(opts.plan ? { planFile: opts.plan } : {}),
-      ...(opts.ccmImageTag ? { ccmImageTag: opts.ccmImageTag } : {}),
-    }),
-    preflight: preflightVerdict(io.cwd, io.env, clock),
-    transformsFor: plannerTransforms,
     onEvent: (e) => io.stderr(renderEvent(e)),
     onPlan: (plan, { resumed }) => {
       if (format === 'text')

@@ -8,12 +8,13 @@ import { ConfigMapJournalStore } from '../../adapters/kube/journal-store.js';
 import { MigrationLock } from '../../adapters/kube/migration-lock.js';
 import { JournalMirror } from '../../adapters/files/journal-mirror.js';
 import type { KubeObjects } from '../../adapters/kube/kube-objects.js';
-import type { JournalLocation } from '../journal/journal-schema.js';
-import { lockNameFor } from './journal-location.js';
+import type { JournalLocation } from '../../engine/journal/journal-schema.js';
+import type { JournalStore, MigrationLease } from '../../engine/ports.js';
+import { lockNameFor } from '../../engine/journal/journal-location.js';
 
 export interface LockedJournal {
-  readonly store: ConfigMapJournalStore;
-  readonly lock: MigrationLock;
+  readonly store: JournalStore;
+  readonly lock: MigrationLease;
   /** Aborted on the caller's signal (Ctrl-C) or when the lock is lost. */
   readonly signal: AbortSignal;
   /** The reason the lock was lost, if it was. */
