@@ -1,6 +1,6 @@
 /**
- * What the engine needs from the outside world, declared here and implemented in src/adapters (Kubernetes
- * through client-node, files, processes). The engine imports no adapter; the toolkit builds the adapters and
+ * What the engine needs from the outside world, declared here and implemented by the adapters (Kubernetes
+ * through client-node, files, processes). The engine depends on no adapter module; the toolkit builds them and
  * hands them in (src/toolkit/session). Tests use the real adapters against the sandbox over loopback.
  */
 import type { ObjectRef } from '../core/plan/plan-types.js';

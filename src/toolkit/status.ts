@@ -13,7 +13,7 @@ import { JournalMirror } from '../adapters/files/journal-mirror.js';
 import { KubeGateReader, leaseFacts } from '../adapters/kube/gate-reader.js';
 import { readOwnershipEvidence } from './ownership-evidence.js';
 import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
-import type { KubeObjects } from '../adapters/kube/kube-objects.js';
+import type { ObjectStore } from '../engine/ports.js';
 import { decideLock, type LockLease } from '../engine/lock/lock-decision.js';
 import { LEASE_NAMESPACE } from '../engine/gates/lease-holder.js';
 import { watchedLeases, DEFAULT_MIGRATION_LEASE } from '../engine/gates/gate-runner.js';
@@ -181,7 +181,7 @@ export async function status(
 async function overlapsOf(
   journal: Journal | undefined,
   timeline: readonly LeaseObservation[],
-  clusters: { downstream: KubeObjects; management?: KubeObjects | undefined } | undefined,
+  clusters: { downstream: ObjectStore; management?: ObjectStore | undefined } | undefined,
   now: number,
   inference: OwnershipInference | undefined,
 ): Promise<readonly OwnershipOverlap[]> {
@@ -191,8 +191,8 @@ async function overlapsOf(
 }
 
 async function readLive(
-  downstream: KubeObjects,
-  journalObjects: KubeObjects,
+  downstream: ObjectStore,
+  journalObjects: ObjectStore,
   location: ReturnType<typeof journalLocationFor>,
   journal: Journal | undefined,
   now: number,

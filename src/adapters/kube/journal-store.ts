@@ -10,9 +10,8 @@ import type { JournalLocation, Journal } from '../../engine/journal/journal-sche
 import { decodeJournal, encodeJournal } from '../../engine/journal/journal-codec.js';
 import { LockError } from '../../errors/index.js';
 import { isKubeStatus } from './kube-client.js';
-import type { KubeObject, KubeObjects } from './kube-objects.js';
 import { sameObject } from '../../engine/appliers/object-writer.js';
-import type { JournalStore } from '../../engine/ports.js';
+import type { JournalStore, KubeObject, ObjectStore } from '../../engine/ports.js';
 
 export type { JournalStore };
 
@@ -23,7 +22,7 @@ export class ConfigMapJournalStore implements JournalStore {
   private resourceVersion: string | undefined;
 
   constructor(
-    private readonly objects: KubeObjects,
+    private readonly objects: ObjectStore,
     private readonly location: Pick<JournalLocation, 'namespace' | 'name'>,
     private readonly onSaved?: (journal: Journal) => Promise<void> | void,
   ) {

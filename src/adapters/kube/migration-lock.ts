@@ -8,8 +8,7 @@ import type { Clock } from '../../clock/index.js';
 import { decideLock, microTime, type LockLease } from '../../engine/lock/lock-decision.js';
 import { LockError } from '../../errors/index.js';
 import { isKubeStatus } from './kube-client.js';
-import type { KubeObject, KubeObjects } from './kube-objects.js';
-import type { MigrationLease } from '../../engine/ports.js';
+import type { KubeObject, MigrationLease, ObjectStore } from '../../engine/ports.js';
 
 export const LOCK_NAME = 'uproot-migration-lock';
 export const LOCK_TTL_SECONDS = 60;
@@ -32,7 +31,7 @@ export class MigrationLock implements MigrationLease {
   private lost: Error | undefined;
 
   constructor(
-    private readonly objects: KubeObjects,
+    private readonly objects: ObjectStore,
     private readonly options: MigrationLockOptions,
   ) {
     this.ttl = options.ttlSeconds ?? LOCK_TTL_SECONDS;

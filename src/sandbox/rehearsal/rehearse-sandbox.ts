@@ -21,10 +21,9 @@ import {
 import {
   DEFAULT_TIMINGS,
   JITTER_FACTOR,
-  kubeLeaseWatcherApi,
-  watchLeases,
   type ElectionTimings,
 } from '../../election/index.js';
+import { kubeLeaseWatcherApi, watchLeases } from '../../election/testing.js';
 import { rollingMigration } from '../../election/rehearsal/rolling-migration.js';
 import { kubeConfigFor } from '../cloud-controllers/kube-api.js';
 import { startSimulatedManager, type SimulatedManager } from '../managers/index.js';

@@ -3,7 +3,7 @@
  * clusters it talks to, and where the journal lives (the management cluster for RKE2 under Rancher).
  */
 import { RealClock, systemRandom, type Clock, type Random } from '../../clock/index.js';
-import type { KubeObjects } from '../../adapters/kube/kube-objects.js';
+import type { ObjectStore } from '../../engine/ports.js';
 import { kubeconfigConnect, type Clusters, type Connect } from './cluster-access.js';
 import { parseClusterRef, type RancherClusterRef } from '../../core/distros/rke2/cluster-ref.js';
 import { journalLocationFor } from '../../engine/journal/journal-location.js';
@@ -17,7 +17,7 @@ export interface JournalSession {
   readonly rancher: RancherClusterRef | undefined;
   readonly location: ReturnType<typeof journalLocationFor>;
   /** The cluster that holds the journal and the lock. */
-  readonly journalObjects: KubeObjects;
+  readonly journalObjects: ObjectStore;
 }
 
 export function connectJournalSession(

@@ -7,9 +7,8 @@ import type { Clock, Random } from '../../clock/index.js';
 import { ConfigMapJournalStore } from '../../adapters/kube/journal-store.js';
 import { MigrationLock } from '../../adapters/kube/migration-lock.js';
 import { JournalMirror } from '../../adapters/files/journal-mirror.js';
-import type { KubeObjects } from '../../adapters/kube/kube-objects.js';
 import type { JournalLocation } from '../../engine/journal/journal-schema.js';
-import type { JournalStore, MigrationLease } from '../../engine/ports.js';
+import type { JournalStore, MigrationLease, ObjectStore } from '../../engine/ports.js';
 import { lockNameFor } from '../../engine/journal/journal-location.js';
 
 export interface LockedJournal {
@@ -34,7 +33,7 @@ export function newRunId(random: Random): string {
 }
 
 export async function openLockedJournal(options: {
-  readonly objects: KubeObjects;
+  readonly objects: ObjectStore;
   readonly location: JournalLocation;
   readonly runId: string;
   readonly clock: Clock;
