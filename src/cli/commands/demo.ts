@@ -5,7 +5,7 @@ import type { CommandRegistrar } from '../program.js';
 import { parseOutputFormat, renderDocument } from '../output.js';
 import { InputError } from '../../errors/index.js';
 import { runDemo, type DemoResult } from '../../sandbox/demo/run-demo.js';
-import { hostOf, renderEvent } from './migrate.js';
+import { hostOf, renderEvent } from '../command-kit.js';
 import { verifyText } from './verify.js';
 
 export const registerDemoCommand: CommandRegistrar = (program, ctx) => {

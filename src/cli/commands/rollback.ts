@@ -17,7 +17,7 @@ import {
   targetFlags,
   type ExecutionCliFlags,
   type TargetCliFlags,
-} from './migrate.js';
+} from '../command-kit.js';
 
 interface RollbackCliFlags extends TargetCliFlags, ExecutionCliFlags {
   yes?: boolean;

@@ -4,7 +4,7 @@ import type { CommandContext, CommandRegistrar } from '../program.js';
 import { parseOutputFormat, renderDocument } from '../output.js';
 import { DISTROS, type Distro } from '../../core/plan/plan-types.js';
 import { verify, type VerifyReport } from '../../toolkit/verify.js';
-import { addTargetOptions, hostOf, targetFlags, type TargetCliFlags } from './migrate.js';
+import { addTargetOptions, hostOf, targetFlags, type TargetCliFlags } from '../command-kit.js';
 
 interface VerifyCliFlags extends TargetCliFlags {
   region?: string;
