@@ -18,11 +18,7 @@ import {
   type ManagerProfile,
   type OwnershipDisagreement,
 } from '../../core/ownership/index.js';
-import {
-  DEFAULT_TIMINGS,
-  JITTER_FACTOR,
-  type ElectionTimings,
-} from '../../election/index.js';
+import { DEFAULT_TIMINGS, JITTER_FACTOR, type ElectionTimings } from '../../election/index.js';
 import { kubeLeaseWatcherApi, watchLeases } from '../../election/testing.js';
 import { rollingMigration } from '../../election/rehearsal/rolling-migration.js';
 import { kubeConfigFor } from '../cloud-controllers/kube-api.js';
