@@ -48,6 +48,18 @@ console.log('INFO[0010] Finished building Kubernetes cluster successfully');
   return path;
 }
 
+/** The file-definition applier as migrate wires it for RKE (the rollout command from rkeFacts), on the fake rke. */
+function rkeFileApplier() {
+  return fileDefinitionApplier({
+    cwd: dir,
+    clock,
+    files: localFiles,
+    runner,
+    rollout: { binary: fakeRke(), args: ['up', '--config', '{file}'] },
+    timeoutMs: 30_000,
+  });
+}
+
 const CLUSTER_YML = `# payments cluster, managed by rke
 cluster_name: payments
 cloud_provider:
@@ -78,14 +90,7 @@ describe('RKE: cluster.yml and rke up', () => {
     const c = change('cluster.yml');
     const s = step('enable-leader-migration', [c]);
     const ctx = { step: s, index: 0, journal: journalFor(plan([s], 'rke')) };
-    const applier = fileDefinitionApplier({
-      cwd: dir,
-      clock,
-      files: localFiles,
-      runner,
-      rollout: { binary: fakeRke(), args: ['up', '--config', '{file}'] },
-      timeoutMs: 30_000,
-    });
+    const applier = rkeFileApplier();
     const backup = await applier.capture(c as never, ctx);
     const outcome = await applier.apply(c as never, backup, ctx);
 
@@ -130,14 +135,7 @@ describe('RKE: cluster.yml and rke up', () => {
     };
     const s = step('switch-to-external', [c]);
     const ctx = { step: s, index: 0, journal: journalFor(plan([s], 'rke')) };
-    const applier = fileDefinitionApplier({
-      cwd: dir,
-      clock,
-      files: localFiles,
-      runner,
-      rollout: { binary: fakeRke(), args: ['up', '--config', '{file}'] },
-      timeoutMs: 30_000,
-    });
+    const applier = rkeFileApplier();
     const backup = await applier.capture(c as never, ctx);
     const outcome = await applier.apply(c as never, backup, ctx);
     const record = outcome.type === 'done' ? { ...outcome.record, change: 0, at: '' } : undefined;
@@ -168,14 +166,7 @@ describe('RKE: cluster.yml and rke up', () => {
     const c = change('cluster.yml');
     const s = step('enable-leader-migration', [c]);
     const ctx = { step: s, index: 0, journal: journalFor(plan([s], 'rke')) };
-    const applier = fileDefinitionApplier({
-      cwd: dir,
-      clock,
-      files: localFiles,
-      runner,
-      rollout: { binary: fakeRke(), args: ['up', '--config', '{file}'] },
-      timeoutMs: 30_000,
-    });
+    const applier = rkeFileApplier();
     const error = await applier
       .apply(c as never, await applier.capture(c as never, ctx), ctx)
       .catch((e: unknown) => e);
