@@ -58,20 +58,8 @@ export const registerPlanCommand: CommandRegistrar = (program, ctx) => {
     .action(
       ctx.run(async (opts: PlanCliOptions) => {
         const format = parseOutputFormat(opts.output);
-        const result = await plan({
-          ...(opts.clusterFile !== undefined ? { clusterFile: opts.clusterFile } : {}),
-          ...(opts.example !== undefined ? { example: opts.example } : {}),
-          ...(opts.distro !== undefined ? { distro: opts.distro } : {}),
-          ...(opts.targetVersion !== undefined ? { targetVersion: opts.targetVersion } : {}),
-          ...(opts.ccmImageTag !== undefined ? { ccmImageTag: opts.ccmImageTag } : {}),
-          ...(opts.keepAwsNodeNaming !== undefined ? { keepAwsNodeNaming: opts.keepAwsNodeNaming } : {}),
-          ...(opts.useInstanceMetadataHostname !== undefined
-            ? { useInstanceMetadataHostname: opts.useInstanceMetadataHostname }
-            : {}),
-          ...(opts.withNodeipam ? { withNodeIpam: true } : {}),
-          ...(opts.out !== undefined ? { out: opts.out } : {}),
-          cwd: ctx.io.cwd,
-        });
+        const { output: _output, withNodeipam, ...flags } = opts;
+        const result = await plan({ ...flags, withNodeIpam: withNodeipam, cwd: ctx.io.cwd });
         if (result.written !== undefined) ctx.io.stderr(`wrote ${result.written} file(s) to ${opts.out}\n`);
         ctx.io.stdout(format === 'text' ? renderPlanText(result.plan) : renderDocument(result.plan, format));
         return ExitCode.ok;
