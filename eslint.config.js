@@ -2,6 +2,33 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+/** Tests and their helpers may read files, throw plain errors and use the sandbox. */
+const TEST_FILES = [
+  '**/*.test.ts',
+  '**/test-support/**',
+  '**/*-test-support.ts',
+  '**/fixtures/**',
+  '**/testing/**',
+];
+
+const NO_SANDBOX = {
+  group: ['**/sandbox/**'],
+  message: 'Production code never imports src/sandbox (only the CLI sandbox and demo commands do).',
+};
+
+const IO_MODULES = ['fs', 'fs/promises', 'http', 'https', 'net', 'child_process', 'os']
+  .flatMap((m) => [m, `node:${m}`])
+  .concat(['undici']);
+
+const LAYERS_ABOVE_CORE = [
+  '**/engine/**',
+  '**/adapters/**',
+  '**/toolkit/**',
+  '**/cli/**',
+  '**/kube-http/**',
+  '**/report/**',
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.sandbox/**'] },
   js.configs.recommended,
@@ -23,6 +50,83 @@ export default tseslint.config(
       ],
       'no-console': 'error',
     },
+  },
+  // --- The shape of the code (docs/decisions/0001-shape-of-uproot.md) ---------------------------------------
+  {
+    files: ['src/**/*.ts'],
+    ignores: TEST_FILES,
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [NO_SANDBOX] }],
+      // Typed errors only: an UprootError subclass with a code (InternalError for what should not happen).
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ThrowStatement > NewExpression[callee.name='Error']",
+          message: 'Throw an UprootError subclass with a code (src/errors); InternalError for a bug.',
+        },
+      ],
+      // A function this long is usually two concerns (a warning, not an error).
+      'max-lines-per-function': ['warn', { max: 80, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
+    // The pure core: no I/O, no Kubernetes or AWS clients, nothing from the layers above it.
+    files: ['src/core/**/*.ts'],
+    ignores: TEST_FILES,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: IO_MODULES.map((name) => ({ name, message: 'src/core is pure: I/O comes in as data.' })),
+          patterns: [
+            NO_SANDBOX,
+            {
+              group: ['@aws-sdk/*', '@kubernetes/client-node', '@kubernetes/*'],
+              message: 'src/core is pure: the SDKs and client-node belong in src/adapters.',
+            },
+            {
+              group: LAYERS_ABOVE_CORE,
+              message: 'src/core imports nothing from the layers above it (engine, adapters, toolkit, cli).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The engine declares what it needs in src/engine/ports.ts; the adapters implement it.
+    files: ['src/engine/**/*.ts'],
+    ignores: TEST_FILES,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            NO_SANDBOX,
+            {
+              group: [
+                '**/adapters/**',
+                '**/toolkit/**',
+                '**/cli/**',
+                '@aws-sdk/*',
+                '@kubernetes/client-node',
+              ],
+              message: 'src/engine imports no adapter: declare the need in src/engine/ports.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Only the CLI's sandbox and demo commands bring the sandbox in (and the sandbox itself).
+    files: [
+      'src/sandbox/**/*.ts',
+      'src/cli/commands/sandbox.ts',
+      'src/cli/commands/sandbox-rehearse.ts',
+      'src/cli/commands/demo.ts',
+    ],
+    rules: { 'no-restricted-imports': 'off' },
   },
   {
     files: ['src/cli/main.ts', 'bench/**', 'scripts/**'],

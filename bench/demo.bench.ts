@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RealClock, VirtualClock } from '../src/clock/index.js';
-import { ec2Instances } from '../src/cli/commands/verify.js';
+import { ec2Instances } from '../src/adapters/aws/instance-reader.js';
 import { awsEnvironment } from '../src/sandbox/aws/index.js';
 import { runDemo } from '../src/sandbox/demo/run-demo.js';
 import { loadScenario } from '../src/sandbox/scenarios/index.js';

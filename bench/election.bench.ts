@@ -13,11 +13,11 @@ import { parseKubernetesVersion } from '../src/core/kubernetes-version/index.js'
 import {
   KubeLeaseLock,
   LeaderElector,
-  MemoryLeaseStore,
   runControllerManager,
   type ControllerDescriptor,
   type LeaseLock,
 } from '../src/election/index.js';
+import { MemoryLeaseStore } from '../src/election/testing.js';
 import { startKubeApiServer, writeKubeconfig } from '../src/sandbox/apiserver/index.js';
 
 const HOUR = 3_600_000;

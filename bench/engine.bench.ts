@@ -10,6 +10,7 @@ import { planClusterFiles } from '../src/core/plan/plan-cluster.js';
 import { KubeClient, kubeconfigTransport } from '../src/adapters/kube/kube-client.js';
 import { KubeObjects } from '../src/adapters/kube/kube-objects.js';
 import { loadKubeConfig } from '../src/adapters/kube/kubeconfig.js';
+import { distroFacts } from '../src/core/distros/distro-facts.js';
 import { evaluateControlPlaneFlags } from '../src/engine/gates/control-plane-flags.js';
 import { evaluateNodesInitialized } from '../src/engine/gates/node-gates.js';
 import type { ComponentPodFacts, NodeFacts } from '../src/engine/gates/gate-facts.js';
@@ -48,7 +49,7 @@ function gates(): Record<string, unknown> {
     controlPlaneFlags5Ms: Number(
       timeIt(2000, () =>
         evaluateControlPlaneFlags(
-          'kubeadm',
+          distroFacts('kubeadm'),
           nodes.slice(0, 5),
           pods,
           { cloudProvider: 'external', kcmLeaderMigration: false },

@@ -1,3 +1,5 @@
+import type { Clock } from '../clock/index.js';
+
 /**
  * Everything the CLI prints or reads goes through this host, so commands are testable in-process and the
  * library never touches process.stdout directly.
@@ -13,6 +15,8 @@ export interface CliIo {
   confirm?(question: string): Promise<boolean>;
   /** Aborted on Ctrl-C; long-running commands stop cleanly and leave a resumable state. */
   readonly signal?: AbortSignal;
+  /** What commands that wait (the sandbox daemon's supervision) wait on; default the real clock. */
+  readonly clock?: Clock;
 }
 
 /** A recording host for tests: collects output, never interactive. */

@@ -63,3 +63,16 @@ export class ElectionConfigError extends InputError {
     this.name = 'ElectionConfigError';
   }
 }
+
+/**
+ * A controller manager flag value the Go parsers refuse (time.ParseDuration, strconv.ParseBool, component-base
+ * feature gates). The message is upstream's, word for word, as the manager prints it before exiting.
+ */
+export class FlagValueError extends InputError {
+  constructor(message: string) {
+    super('UP-ELECTION-FLAG-VALUE', message, {
+      hint: 'write the value as the controller manager accepts it (e.g. 15s, true, FeatureName=true)',
+    });
+    this.name = 'FlagValueError';
+  }
+}

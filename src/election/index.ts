@@ -1,18 +1,12 @@
 /**
  * uproot/election: client-go's Lease leader election and Kubernetes Leader Migration (KEP-2436) for
  * TypeScript. Usable on its own by anyone writing controllers; uproot's sandbox managers are built on it.
- * See docs/election.md.
+ * See docs/election.md. Tools for testing and rehearsing with it (an in-memory lease store with faults,
+ * virtual and skewed clocks, the lease watcher, the rehearsal): uproot/election/testing.
  */
 
 // Time and chance (re-exported so users of uproot/election need no other import)
-export {
-  RealClock,
-  VirtualClock,
-  seededRandom,
-  systemRandom,
-  type Clock,
-  type Random,
-} from '../clock/index.js';
+export { RealClock, systemRandom, type Clock, type Random } from '../clock/index.js';
 
 // Errors
 export {
@@ -24,7 +18,7 @@ export {
   type LeaseErrorReason,
 } from './errors.js';
 
-// The lock port and its two implementations
+// The lock port and its implementation over the Kubernetes API (an in-memory one: uproot/election/testing)
 export {
   ApiLeaseLock,
   type ApiLeaseLockOptions,
@@ -45,14 +39,6 @@ export {
   type LeaseSpecWire,
 } from './lease-lock/lease-record.js';
 export { KubeLeaseLock, kubeLeaseApi, type KubeLeaseLockOptions } from './lease-lock/kube-lease-lock.js';
-export {
-  MemoryLeaseStore,
-  type LeaseFault,
-  type LeaseFaultInjector,
-  type LeaseOperation,
-  type LeaseRequest,
-  type LeaseVerb,
-} from './lease-lock/memory-lease-store.js';
 
 // The elector
 export {
@@ -67,9 +53,6 @@ export {
   type LeaderElectionConfig,
 } from './elector/election-config.js';
 export { LeaderElector, type ElectorSnapshot } from './elector/leader-elector.js';
-
-// Simulation helpers (clock skew, frozen processes)
-export { SkewedClock, PausableClock, gatedLeaseLock } from './simulation/index.js';
 
 // Leader migration runtime
 export {
@@ -101,20 +84,3 @@ export {
   type ManagerFlagsResult,
 } from './leader-migration/manager-flags.js';
 export { parseGoBool, parseGoDuration } from './leader-migration/go-flag-values.js';
-
-// Outside view and rehearsal
-export {
-  watchLeases,
-  kubeLeaseWatcherApi,
-  WATCHED_LEASES,
-  type LeaseWatcher,
-  type LeaseWatcherOptions,
-} from './lease-watcher.js';
-export {
-  rehearseMigration,
-  type RehearsalFigures,
-  type RehearsalLeases,
-  type RehearsalOptions,
-  type RehearsalReport,
-} from './rehearsal/rehearse-migration.js';
-export { ledgerControllers } from './rehearsal/simulated-controllers.js';

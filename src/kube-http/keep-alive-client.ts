@@ -30,6 +30,7 @@ import {
   type RequestContext,
   type ResponseContext,
 } from '@kubernetes/client-node';
+import { InputError } from '../errors/index.js';
 
 export interface KeepAliveClientOptions {
   /**
@@ -82,7 +83,12 @@ export function makeKeepAliveApiClient<T extends ApiType>(
   options: KeepAliveClientOptions = {},
 ): T {
   const cluster = kc.getCurrentCluster();
-  if (!cluster) throw new Error('No active cluster!'); // client-node's own message for makeApiClient
+  if (!cluster) {
+    // client-node's own message for makeApiClient
+    throw new InputError('UP-KUBECONFIG-NO-CLUSTER', 'No active cluster!', {
+      hint: 'pass --context NAME, or set current-context in the kubeconfig',
+    });
+  }
   const configuration = createConfiguration({
     baseServer: new ServerConfiguration(cluster.server, {}),
     authMethods: { default: kc },

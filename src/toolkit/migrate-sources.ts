@@ -3,20 +3,19 @@
  * (`uproot plan -o json`), the live Rancher provisioning Cluster, or the cluster file(s); the planners'
  * pure `applyStep`/`applyStepToText` for re-applying steps; and preflight's verdict.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { extname, join, resolve } from 'node:path';
-import { parse as parseYaml, stringify } from 'yaml';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { readClusterFiles, readRancherClusterSource } from '../adapters/cluster-source/index.js';
 import type { Clock } from '../clock/index.js';
 import { PLANNERS } from '../core/distros/detect.js';
 import { stepOptionsFromPlan } from '../core/distros/distro.js';
-import type { SourceFile } from '../core/distros/shared/yaml-source.js';
 import { planClusterFiles } from '../core/plan/plan-cluster.js';
 import { migrationPlanSchema, type MigrationPlan } from '../core/plan/plan-types.js';
 import { InputError, UprootError } from '../errors/index.js';
 import type { StepTransforms } from '../engine/appliers/applier-types.js';
 import { isRecord, type JsonRecord } from '../engine/object-diff/json.js';
-import type { Clusters } from '../engine/session/cluster-access.js';
-import { parseRancherCluster } from '../engine/session/journal-location.js';
+import type { Clusters } from './session/cluster-access.js';
 import type { MigrateOptions, PreflightVerdict } from './migrate.js';
 import { preflight } from './preflight.js';
 
@@ -26,6 +25,7 @@ export interface PlanSourceOptions {
   readonly ccmImageTag?: string;
 }
 
+/** The reviewed plan file (--plan); a cluster file is read by adapters/cluster-source. */
 function readText(path: string, field: string): string {
   try {
     return readFileSync(path, 'utf8');
@@ -71,22 +71,6 @@ export function readPlanFile(path: string): MigrationPlan {
   return parsed.data;
 }
 
-function clusterFiles(path: string): SourceFile[] {
-  let isDir = false;
-  try {
-    isDir = statSync(path).isDirectory();
-  } catch {
-    // readText reports a missing file with its path
-  }
-  const paths = isDir
-    ? readdirSync(path)
-        .filter((f) => ['.yaml', '.yml', '.json'].includes(extname(f)))
-        .sort()
-        .map((f) => join(path, f))
-    : [path];
-  return paths.map((p) => ({ path: p, text: readText(p, '--cluster-file') }));
-}
-
 /** The default plan builder: --plan, the live Rancher Cluster, or --cluster-file. */
 export function planFromSources(cwd: string, sources: PlanSourceOptions = {}) {
   return async (input: {
@@ -100,32 +84,11 @@ export function planFromSources(cwd: string, sources: PlanSourceOptions = {}) {
     };
     if (sources.planFile) return readPlanFile(resolve(cwd, sources.planFile));
     if (options.rancherContext && options.cluster && clusters.management) {
-      const ref = parseRancherCluster(options.cluster);
-      const live = await clusters.management.get({
-        apiVersion: 'provisioning.cattle.io/v1',
-        kind: 'Cluster',
-        ...ref,
-      });
-      if (!live) {
-        throw new InputError(
-          'UP-MIGRATE-CLUSTER',
-          `the Rancher cluster ${ref.namespace}/${ref.name} does not exist`,
-          {
-            location: { field: '--cluster', value: options.cluster },
-            hint: 'list them with kubectl --context <rancher> get clusters.provisioning.cattle.io -A',
-          },
-        );
-      }
-      const { status: _status, ...object } = live;
-      if (isRecord(object.metadata)) delete object.metadata.managedFields;
-      const text = stringify(object, { lineWidth: 0 });
-      return planClusterFiles(
-        [{ path: `clusters.provisioning.cattle.io/${ref.namespace}/${ref.name}`, text }],
-        { ...request, distro: 'rke2' },
-      ).plan;
+      const live = await readRancherClusterSource(clusters.management, options.cluster);
+      return planClusterFiles([live], { ...request, distro: 'rke2' }).plan;
     }
     if (options.clusterFile)
-      return planClusterFiles(clusterFiles(resolve(cwd, options.clusterFile)), request).plan;
+      return planClusterFiles(readClusterFiles([resolve(cwd, options.clusterFile)]), request).plan;
     throw new InputError('UP-MIGRATE-SOURCE', 'migrate needs the cluster definition to plan from', {
       location: { field: '--cluster-file / --rancher-context --cluster / --plan' },
       hint: 'RKE2 under Rancher: --rancher-context CTX --cluster NAME; RKE or kubeadm: --cluster-file FILE; or a reviewed --plan plan.json',

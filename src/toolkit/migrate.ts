@@ -4,7 +4,7 @@
  * where it stopped. Every I/O dependency can be injected (tests pass the sandbox and recording callbacks).
  */
 import { MachineProcesses } from '../adapters/process/local-processes.js';
-import { connectJournalSession } from '../engine/session/journal-session.js';
+import { connectJournalSession } from './session/journal-session.js';
 import type { Clock } from '../clock/index.js';
 import type { MigrationPlan, StepId } from '../core/plan/plan-types.js';
 import { ExitCode, InputError } from '../errors/index.js';
@@ -17,24 +17,19 @@ import { nextAction, type NextAction } from '../engine/next-action.js';
 import { runPlan, type RunResult } from '../engine/run-plan.js';
 import { sharedOutcomeExitCode } from '../engine/run-outcomes.js';
 import { sanitizePlan } from '../engine/sanitize.js';
-import type { Clusters } from '../engine/session/cluster-access.js';
-import { clusterRefOf, type journalLocationFor } from '../engine/session/journal-location.js';
-import {
-  executionFor,
-  requireConfirmation,
-  withLockedJournal,
-  type RunDeps,
-} from '../engine/session/locked-run.js';
-import {
-  validateTargets,
-  type ExecutionFlags,
-  type RunHost,
-  type TargetFlags,
-} from '../engine/session/run-settings.js';
+import type { Clusters } from './session/cluster-access.js';
+import { clusterRefOf, type journalLocationFor } from '../engine/journal/journal-location.js';
+import { executionFor, requireConfirmation, withLockedJournal, type RunDeps } from './session/locked-run.js';
+import type { ExecutionFlags, RunHost } from './session/run-settings.js';
+import { validateTargets, type TargetFlags } from './targets.js';
 import { planFromSources, plannerTransforms, preflightVerdict } from './migrate-sources.js';
 
 export interface MigrateOptions extends TargetFlags, ExecutionFlags {
+  /** A plan reviewed beforehand (`uproot plan -o json`) instead of planning now. */
+  readonly planFile?: string;
   readonly targetVersion?: string;
+  /** A cloud-controller-manager image tag instead of the pinned release. */
+  readonly ccmImageTag?: string;
   /** Show the plan (or, with resume, what would happen next) and change nothing. */
   readonly dryRun?: boolean;
   /** Do not ask for confirmation (required when not at a terminal). */
@@ -56,11 +51,12 @@ export interface PreflightVerdict {
   readonly failedChecks?: readonly CheckId[];
 }
 
+/** What a caller may inject; every dependency has a real default (the toolkit's own preflight and planner). */
 export interface MigrateDeps extends RunDeps {
-  /** Runs preflight (the CLI passes src/toolkit/preflight.ts); without one, preflight is skipped with a note. */
+  /** Runs preflight (default: src/toolkit/preflight.ts against the same targets). */
   readonly preflight?: (options: MigrateOptions) => Promise<PreflightVerdict>;
-  /** Builds the plan for a fresh migration. */
-  readonly buildPlan: (input: {
+  /** Builds the plan for a fresh migration (default: --plan, the live Rancher Cluster, or --cluster-file). */
+  readonly buildPlan?: (input: {
     readonly options: MigrateOptions;
     readonly clusters: Clusters;
   }) => Promise<MigrationPlan>;
@@ -92,7 +88,7 @@ export interface MigrateResult {
 export async function migrate(
   options: MigrateOptions,
   host: RunHost,
-  deps: MigrateDeps,
+  deps: MigrateDeps = {},
 ): Promise<MigrateResult> {
   validateTargets(options);
   requireConfirmation(options, host, 'UP-MIGRATE-CONFIRM', {
@@ -104,7 +100,12 @@ export async function migrate(
 
   const withDefaults: MigrateDeps = {
     ...deps,
-    buildPlan: deps.buildPlan ?? planFromSources(host.cwd),
+    buildPlan:
+      deps.buildPlan ??
+      planFromSources(host.cwd, {
+        ...opt('planFile', options.planFile),
+        ...opt('ccmImageTag', options.ccmImageTag),
+      }),
     preflight: deps.preflight ?? preflightVerdict(host.cwd, host.env, clock),
   };
   if (options.dryRun) {

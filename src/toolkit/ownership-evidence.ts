@@ -3,20 +3,20 @@
  * managers' pods now (each lease holder's flags) and the journal (the plan's phases for holders whose pod is
  * gone). Reading the pods may fail; the judgement is then made from the plan alone, more strictly.
  */
-import type { KubeGateReader } from '../adapters/kube/gate-reader.js';
 import { readGateSnapshot } from '../engine/gates/evaluate-gate.js';
 import type { OwnershipEvidence } from '../engine/gates/ownership.js';
 import type { Journal } from '../engine/journal/journal-schema.js';
-import { controlPlaneSelectorFor } from '../engine/session/journal-location.js';
+import type { GateReader } from '../engine/ports.js';
+import { controlPlaneSelectorFor, distroFacts } from '../core/distros/distro-facts.js';
 
 export async function readOwnershipEvidence(
   journal: Journal,
-  reader: KubeGateReader,
+  reader: GateReader,
   now: number,
 ): Promise<OwnershipEvidence> {
   const gate = { type: 'no-ownership-overlap' } as const;
   const snapshot = await readGateSnapshot(gate, reader, {
-    distro: journal.cluster.distro,
+    facts: distroFacts(journal.cluster.distro),
     controlPlaneSelector: controlPlaneSelectorFor(journal.plan),
     baseline: journal.baseline.loadBalancers,
     timeline: journal.leaseTimeline,

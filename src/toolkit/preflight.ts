@@ -22,9 +22,10 @@ import {
 } from '../core/checks/index.js';
 import { describeTarget, loadKubeConfig } from '../adapters/kube/index.js';
 import { readClusterSnapshot } from '../adapters/kube/cluster-snapshot.js';
-import { readClusterDefinitionFile, readRancherCluster } from '../adapters/kube/cluster-definition-source.js';
+import { readClusterDefinitionFile, readRancherCluster } from '../adapters/cluster-source/index.js';
 import { RequestCounter } from '../adapters/kube/request-counter.js';
 import { createAwsClients, readAwsSnapshot, resolveRegion } from '../adapters/aws/index.js';
+import { validateTargets } from './targets.js';
 
 export interface PreflightOptions {
   readonly kubeconfig?: string;
@@ -135,28 +136,7 @@ export async function preflight(options: PreflightOptions = {}): Promise<Preflig
 }
 
 function validateFlags(options: PreflightOptions): void {
-  if (options.rancherContext && !options.cluster) {
-    throw new InputError('UP-PREFLIGHT-FLAGS', '--rancher-context needs --cluster NAME', {
-      location: { field: '--cluster' },
-      hint: 'pass --cluster with the provisioning.cattle.io Cluster to read, e.g. --cluster fleet-default/prod',
-    });
-  }
-  if (options.cluster && !options.rancherContext) {
-    throw new InputError(
-      'UP-PREFLIGHT-FLAGS',
-      '--cluster needs --rancher-context (the Rancher management cluster)',
-      {
-        location: { field: '--rancher-context' },
-        hint: "pass --rancher-context with the kubeconfig context of Rancher's local cluster",
-      },
-    );
-  }
-  if (options.clusterFile && options.rancherContext) {
-    throw new InputError('UP-PREFLIGHT-FLAGS', '--cluster-file and --rancher-context are alternatives', {
-      location: { field: '--cluster-file', value: options.clusterFile },
-      hint: 'pass one source of the cluster definition',
-    });
-  }
+  validateTargets(options);
   if (options.targetVersion) parseKubernetesVersion(options.targetVersion, '--target-version');
   if (options.region !== undefined && !/^[a-z]{2}(-[a-z]+)+-\d$/.test(options.region)) {
     throw new InputError('UP-PREFLIGHT-REGION', `"${options.region}" is not an AWS region`, {

@@ -5,7 +5,7 @@
  * rollback is continued by running it again.
  */
 import { MachineProcesses } from '../adapters/process/local-processes.js';
-import { connectJournalSession } from '../engine/session/journal-session.js';
+import { connectJournalSession } from './session/journal-session.js';
 import type { PlanStep } from '../core/plan/plan-types.js';
 import { ExitCode, InputError } from '../errors/index.js';
 import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
@@ -14,18 +14,9 @@ import { addRun, journalPhase } from '../engine/journal/journal-transitions.js';
 import { stepsToUndo } from '../engine/rollback/rollback-order.js';
 import { runRollback, type RollbackResult } from '../engine/rollback/run-rollback.js';
 import { sharedOutcomeExitCode } from '../engine/run-outcomes.js';
-import {
-  executionFor,
-  requireConfirmation,
-  withLockedJournal,
-  type RunDeps,
-} from '../engine/session/locked-run.js';
-import {
-  validateTargets,
-  type ExecutionFlags,
-  type RunHost,
-  type TargetFlags,
-} from '../engine/session/run-settings.js';
+import { executionFor, requireConfirmation, withLockedJournal, type RunDeps } from './session/locked-run.js';
+import type { ExecutionFlags, RunHost } from './session/run-settings.js';
+import { validateTargets, type TargetFlags } from './targets.js';
 import { plannerTransforms } from './migrate-sources.js';
 
 export interface RollbackOptions extends TargetFlags, ExecutionFlags {

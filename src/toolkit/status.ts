@@ -3,7 +3,7 @@
  * be read), the current step and what comes next, who holds the managers' leases and the migration lock, and
  * the ownership timeline. Read-only. `watchStatus` repeats it on the injected clock until aborted.
  */
-import { connectJournalSession } from '../engine/session/journal-session.js';
+import { connectJournalSession } from './session/journal-session.js';
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { RealClock, type Clock, type Random } from '../clock/index.js';
@@ -13,7 +13,7 @@ import { JournalMirror } from '../adapters/files/journal-mirror.js';
 import { KubeGateReader, leaseFacts } from '../adapters/kube/gate-reader.js';
 import { readOwnershipEvidence } from './ownership-evidence.js';
 import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
-import type { KubeObjects } from '../adapters/kube/kube-objects.js';
+import type { ObjectStore } from '../engine/ports.js';
 import { decideLock, type LockLease } from '../engine/lock/lock-decision.js';
 import { LEASE_NAMESPACE } from '../engine/gates/lease-holder.js';
 import { watchedLeases, DEFAULT_MIGRATION_LEASE } from '../engine/gates/gate-runner.js';
@@ -26,9 +26,10 @@ import {
 import type { Journal, LeaseObservation, StepRecord } from '../engine/journal/journal-schema.js';
 import { journalPhase, type JournalPhase } from '../engine/journal/journal-transitions.js';
 import { nextAction, type NextAction } from '../engine/next-action.js';
-import { kubeconfigConnect, type Connect } from '../engine/session/cluster-access.js';
-import { lockNameFor, type journalLocationFor } from '../engine/session/journal-location.js';
-import { validateTargets, type RunHost, type TargetFlags } from '../engine/session/run-settings.js';
+import { kubeconfigConnect, type Connect } from './session/cluster-access.js';
+import { lockNameFor, type journalLocationFor } from '../engine/journal/journal-location.js';
+import type { RunHost } from './session/run-settings.js';
+import { validateTargets, type TargetFlags } from './targets.js';
 
 export const STATUS_SCHEMA_VERSION = 'uproot.dev/status/v1';
 
@@ -180,7 +181,7 @@ export async function status(
 async function overlapsOf(
   journal: Journal | undefined,
   timeline: readonly LeaseObservation[],
-  clusters: { downstream: KubeObjects; management?: KubeObjects | undefined } | undefined,
+  clusters: { downstream: ObjectStore; management?: ObjectStore | undefined } | undefined,
   now: number,
   inference: OwnershipInference | undefined,
 ): Promise<readonly OwnershipOverlap[]> {
@@ -190,8 +191,8 @@ async function overlapsOf(
 }
 
 async function readLive(
-  downstream: KubeObjects,
-  journalObjects: KubeObjects,
+  downstream: ObjectStore,
+  journalObjects: ObjectStore,
   location: ReturnType<typeof journalLocationFor>,
   journal: Journal | undefined,
   now: number,

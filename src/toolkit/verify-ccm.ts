@@ -6,7 +6,7 @@
 import { flagEnabled, parseFlags } from '../core/checks/facts/component-flags.js';
 import type { Distro } from '../core/plan/plan-types.js';
 import type { KubeGateReader } from '../adapters/kube/gate-reader.js';
-import type { KubeObjects } from '../adapters/kube/kube-objects.js';
+import type { ObjectStore } from '../engine/ports.js';
 import { evaluateDaemonSetRollout } from '../engine/gates/daemonset-rollout.js';
 import type { ComponentPodFacts, NodeFacts } from '../engine/gates/gate-facts.js';
 import { someNames } from '../engine/gates/gate-verdict.js';
@@ -72,7 +72,7 @@ export function judgeCcmStaticPods(
 }
 
 export async function ccmRunning(
-  objects: KubeObjects,
+  objects: ObjectStore,
   reader: KubeGateReader,
   journal: Journal | undefined,
   options: CcmOptions,

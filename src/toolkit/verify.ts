@@ -9,6 +9,7 @@ import { RealClock, systemRandom, type Clock, type Random } from '../clock/index
 import { parseProviderId, nodeNameLookup } from '../core/checks/facts/provider-id.js';
 import type { Distro } from '../core/plan/plan-types.js';
 import { ExitCode } from '../errors/index.js';
+import { ec2Instances, type InstanceFact, type InstanceReader } from '../adapters/aws/instance-reader.js';
 import { KubeGateReader } from '../adapters/kube/gate-reader.js';
 import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
 import { evaluateControlPlaneFlags } from '../engine/gates/control-plane-flags.js';
@@ -18,16 +19,15 @@ import { evaluateLoadBalancersKept } from '../engine/gates/load-balancers.js';
 import { evaluateNodesInitialized } from '../engine/gates/node-gates.js';
 import { evaluateNoOwnershipOverlap, type OwnershipInference } from '../engine/gates/ownership.js';
 import { readOwnershipEvidence } from './ownership-evidence.js';
-import { kubeconfigConnect, type Connect } from '../engine/session/cluster-access.js';
-import {
-  controlPlaneSelectorFor,
-  journalLocationFor,
-  parseRancherCluster,
-} from '../engine/session/journal-location.js';
+import { kubeconfigConnect, type Connect } from './session/cluster-access.js';
+import { controlPlaneSelectorFor, distroFacts } from '../core/distros/distro-facts.js';
+import { parseClusterRef } from '../core/distros/rke2/cluster-ref.js';
+import { journalLocationFor } from '../engine/journal/journal-location.js';
 import { ccmRunning } from './verify-ccm.js';
 import { fromVerdict, type VerifyCheck } from './verify-check.js';
 export type { CheckStatus, VerifyCheck } from './verify-check.js';
-import { validateTargets, type RunHost, type TargetFlags } from '../engine/session/run-settings.js';
+import type { RunHost } from './session/run-settings.js';
+import { validateTargets, type TargetFlags } from './targets.js';
 
 export const VERIFY_SCHEMA_VERSION = 'uproot.dev/verify/v1';
 
@@ -39,22 +39,13 @@ export interface VerifyOptions extends TargetFlags {
   readonly ccmDaemonSet?: string;
 }
 
-/** An EC2 instance as verify needs it. */
-export interface InstanceFact {
-  readonly instanceId: string;
-  readonly availabilityZone: string;
-  readonly privateDnsName: string;
-  readonly state: string;
-}
-
-/** Reads instances by id; throws when EC2 cannot be read. */
-export type InstanceReader = (region: string, instanceIds: readonly string[]) => Promise<InstanceFact[]>;
+export type { InstanceFact, InstanceReader } from '../adapters/aws/instance-reader.js';
 
 export interface VerifyDeps {
   readonly clock?: Clock;
   readonly random?: Random;
   readonly connect?: Connect;
-  /** EC2 access; without it, providerIDs are checked for form only (with a note). */
+  /** EC2 access (default: the AWS SDK with the host's environment); providerIDs are compared with it. */
   readonly instances?: InstanceReader;
   readonly inference?: OwnershipInference;
 }
@@ -76,7 +67,7 @@ export async function verify(
   const clusters = (
     deps.connect ?? kubeconfigConnect({ env: host.env, clock, random: deps.random ?? systemRandom })
   )(options);
-  const location = journalLocationFor(options.cluster ? parseRancherCluster(options.cluster) : undefined);
+  const location = journalLocationFor(options.cluster ? parseClusterRef(options.cluster) : undefined);
   const journal = await new ConfigMapJournalStore(
     location.api === 'management' ? clusters.management! : clusters.downstream,
     location,
@@ -94,16 +85,17 @@ export async function verify(
       evaluateNodesInitialized(nodes),
     ),
   );
-  const selector = journal ? controlPlaneSelectorFor(journal.plan) : defaultSelector(distro);
-  const cpNodes = distro === 'rke' ? [] : await reader.nodes(selector);
+  const facts = distroFacts(distro);
+  const selector = journal ? controlPlaneSelectorFor(journal.plan) : facts.controlPlaneSelector;
+  const cpNodes = facts.managerPods.readable ? await reader.nodes(selector) : [];
   checks.push(await ccmRunning(clusters.downstream, reader, journal, options, { distro, cpNodes }));
-  const kcmPods = distro === 'rke' ? [] : await reader.componentPods('kube-controller-manager');
+  const kcmPods = facts.managerPods.readable ? await reader.componentPods('kube-controller-manager') : [];
   checks.push(
     fromVerdict(
       'kcm-external',
       'kube-controller-manager runs no cloud controllers (--cloud-provider=external, no leader migration)',
       evaluateControlPlaneFlags(
-        distro,
+        facts,
         cpNodes,
         kcmPods,
         { cloudProvider: 'external', kcmLeaderMigration: false },
@@ -155,14 +147,6 @@ export async function verify(
   };
 }
 
-function defaultSelector(distro: Distro): string {
-  return distro === 'rke2'
-    ? 'node-role.kubernetes.io/control-plane=true'
-    : distro === 'rke'
-      ? 'node-role.kubernetes.io/controlplane=true'
-      : 'node-role.kubernetes.io/control-plane';
-}
-
 function regionOf(options: VerifyOptions, host: RunHost, nodes: readonly NodeFacts[]): string | undefined {
   if (options.region) return options.region;
   const env = host.env.AWS_REGION ?? host.env.AWS_DEFAULT_REGION;
@@ -210,17 +194,17 @@ async function providerIds(
       fix,
     };
   const region = regionOf(options, host, nodes);
-  if (!deps.instances || !region) {
+  if (!region) {
     return {
       id,
       title,
       status: 'pass',
-      detail: `all ${nodes.length} providerIDs are aws:///<zone>/<instance-id>; EC2 was not read${region ? '' : ' (no region: pass --region)'}, so instances were not compared`,
+      detail: `all ${nodes.length} providerIDs are aws:///<zone>/<instance-id>; EC2 was not read (no region: pass --region), so instances were not compared`,
     };
   }
   let instances: InstanceFact[];
   try {
-    instances = await deps.instances(region, [...byInstance.keys()]);
+    instances = await (deps.instances ?? ec2Instances(host.env))(region, [...byInstance.keys()]);
   } catch (error) {
     return {
       id,

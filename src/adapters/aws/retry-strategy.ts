@@ -3,6 +3,7 @@
  * retried without waiting in real time). Structurally the SDK's RetryStrategyV2: it retries throttling,
  * transient and server errors up to `maxAttempts` in total; giving up makes the SDK rethrow the last error.
  */
+import { InternalError } from '../../errors/index.js';
 export interface RetryToken {
   getRetryCount(): number;
   getRetryDelay(): number;
@@ -30,7 +31,8 @@ export function retryStrategy(
     acquireInitialRetryToken: async () => token(0, 0),
     refreshRetryTokenForRetry: async (previous, info) => {
       const next = previous.getRetryCount() + 1;
-      if (info.errorType === 'CLIENT_ERROR' || next >= maxAttempts) throw new Error('no retry left');
+      if (info.errorType === 'CLIENT_ERROR' || next >= maxAttempts)
+        throw new InternalError('no retry left: the AWS SDK reports the last error instead');
       return token(next, delayMs(next));
     },
     recordSuccess: () => undefined,

@@ -3,7 +3,7 @@
  * flushed to disk, then renamed over the target (rename is atomic on one filesystem). A crash leaves either
  * the old file or the new one, never half of either.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   fsyncSync,
@@ -55,10 +55,6 @@ export function readFileIfExists(path: string): string | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-}
-
-export function sha256(content: string): string {
-  return createHash('sha256').update(content).digest('hex');
 }
 
 function existingMode(path: string): number | undefined {

@@ -4,13 +4,10 @@
  * is unchanged.
  */
 import { basename, dirname, join } from 'node:path';
+import type { BackedUpWrite, FileStore } from '../../engine/ports.js';
 import { readFileIfExists, writeFileAtomic } from './atomic-write.js';
 
-export interface BackedUpWrite {
-  readonly changed: boolean;
-  /** Where the previous version was kept (undefined when nothing changed or the file did not exist). */
-  readonly backupPath?: string;
-}
+export type { BackedUpWrite };
 
 /** 2026-01-01T00:00:00.000Z → 20260101T000000Z */
 export function backupTimestamp(ms: number): string {
@@ -35,3 +32,10 @@ export function writeWithBackup(path: string, content: string, label: string, no
   writeFileAtomic(path, content);
   return { changed: true, ...(backupPath ? { backupPath } : {}) };
 }
+
+/** The engine's FileStore on the local filesystem. */
+export const localFiles: FileStore = {
+  read: readFileIfExists,
+  writeAtomic: (path, content) => writeFileAtomic(path, content),
+  writeWithBackup,
+};

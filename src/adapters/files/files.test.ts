@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFileIfExists, sha256, writeFileAtomic } from './atomic-write.js';
+import { readFileIfExists, writeFileAtomic } from './atomic-write.js';
+import { sha256 } from '../../engine/appliers/definition-file.js';
 import { backupTimestamp, writeWithBackup } from './backed-up-write.js';
 import { JournalMirror, safeName } from './journal-mirror.js';
 import { journalFor, plan, step } from '../../engine/testing/plan-fixtures.js';

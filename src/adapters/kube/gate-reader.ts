@@ -15,7 +15,7 @@ import type {
   NodeFacts,
   ServiceFacts,
 } from '../../engine/gates/gate-facts.js';
-import type { KubeObject, KubeObjects } from './kube-objects.js';
+import type { KubeObject, ObjectStore } from '../../engine/ports.js';
 
 type Rec = Record<string, unknown>;
 const rec = (v: unknown): Rec => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Rec) : {});
@@ -102,8 +102,8 @@ export function serviceFacts(s: KubeObject): ServiceFacts {
 
 export class KubeGateReader implements GateReader {
   constructor(
-    private readonly downstream: KubeObjects,
-    private readonly management?: KubeObjects,
+    private readonly downstream: ObjectStore,
+    private readonly management?: ObjectStore,
   ) {}
 
   async daemonSet(namespace: string, name: string): Promise<DaemonSetFacts | undefined> {
@@ -181,27 +181,24 @@ export class KubeGateReader implements GateReader {
   }
 
   async canI(q: AccessQuestion): Promise<AccessAnswer> {
-    const review = await this.downstream.client.request<{ status?: { allowed?: boolean; reason?: string } }>({
-      method: 'POST',
-      path: '/apis/authorization.k8s.io/v1/subjectaccessreviews',
-      body: {
-        apiVersion: 'authorization.k8s.io/v1',
-        kind: 'SubjectAccessReview',
-        spec: {
-          user: q.user,
-          resourceAttributes: {
-            verb: q.verb,
-            group: q.group,
-            resource: q.resource,
-            namespace: q.namespace,
-            name: q.name,
-          },
+    const review = await this.downstream.create({
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SubjectAccessReview',
+      spec: {
+        user: q.user,
+        resourceAttributes: {
+          verb: q.verb,
+          group: q.group,
+          resource: q.resource,
+          namespace: q.namespace,
+          name: q.name,
         },
       },
     });
+    const status = rec(review.status);
     return {
-      allowed: review.status?.allowed === true,
-      ...(review.status?.reason ? { reason: review.status.reason } : {}),
+      allowed: status.allowed === true,
+      ...(str(status.reason) ? { reason: str(status.reason)! } : {}),
     };
   }
 }

@@ -10,16 +10,10 @@ import type { JournalLocation, Journal } from '../../engine/journal/journal-sche
 import { decodeJournal, encodeJournal } from '../../engine/journal/journal-codec.js';
 import { LockError } from '../../errors/index.js';
 import { isKubeStatus } from './kube-client.js';
-import type { KubeObject, KubeObjects } from './kube-objects.js';
-import { sameObject } from './object-writer.js';
+import { sameObject } from '../../engine/appliers/object-writer.js';
+import type { JournalStore, KubeObject, ObjectStore } from '../../engine/ports.js';
 
-export interface JournalStore {
-  /** Where the journal lives, for messages. */
-  readonly where: string;
-  load(): Promise<Journal | undefined>;
-  /** Saves with the next revision; returns the journal as saved. */
-  save(journal: Journal): Promise<Journal>;
-}
+export type { JournalStore };
 
 export const JOURNAL_LABELS = { 'app.kubernetes.io/managed-by': 'uproot', 'uproot.dev/journal': 'true' };
 
@@ -28,7 +22,7 @@ export class ConfigMapJournalStore implements JournalStore {
   private resourceVersion: string | undefined;
 
   constructor(
-    private readonly objects: KubeObjects,
+    private readonly objects: ObjectStore,
     private readonly location: Pick<JournalLocation, 'namespace' | 'name'>,
     private readonly onSaved?: (journal: Journal) => Promise<void> | void,
   ) {

@@ -2,46 +2,25 @@
  * Generic object access on top of KubeClient: get (404 → undefined), paged list, create, replace, patch,
  * server-side apply, delete. Objects are plain JSON records.
  */
-import type { ObjectRef } from '../../core/plan/plan-types.js';
+import {
+  keyOf,
+  type KubeObject,
+  type ListSelector,
+  type ObjectKey,
+  type ObjectStore,
+  type PatchType,
+} from '../../engine/ports.js';
 import { listAll } from './list-all.js';
 import { CONTENT_TYPES, isKubeStatus, type KubeClient } from './kube-client.js';
 import { ResourceResolver, resourcePath } from './resource-paths.js';
 
-export type KubeObject = Record<string, unknown> & {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: Record<string, unknown> & {
-    name?: string;
-    namespace?: string;
-    resourceVersion?: string;
-    uid?: string;
-    generation?: number;
-  };
-};
-
-export type PatchType = 'merge' | 'strategic' | 'json';
-
-export interface ListSelector {
-  readonly namespace?: string;
-  readonly labelSelector?: string;
-  readonly fieldSelector?: string;
-}
+export { keyOf, type KubeObject, type ListSelector, type ObjectKey, type PatchType };
 
 /** The field manager uproot writes with (server-side apply and managedFields). */
 export const FIELD_MANAGER = 'uproot';
 
-export type ObjectKey = Pick<ObjectRef, 'apiVersion' | 'kind' | 'namespace' | 'name'>;
-
-export function keyOf(obj: KubeObject): ObjectKey {
-  return {
-    apiVersion: obj.apiVersion ?? '',
-    kind: obj.kind ?? '',
-    name: obj.metadata?.name ?? '',
-    ...(obj.metadata?.namespace ? { namespace: obj.metadata.namespace } : {}),
-  };
-}
-
-export class KubeObjects {
+/** The ObjectStore of one cluster, over KubeClient. */
+export class KubeObjects implements ObjectStore {
   readonly resolver: ResourceResolver;
 
   constructor(readonly client: KubeClient) {

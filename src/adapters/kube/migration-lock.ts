@@ -16,7 +16,7 @@ import {
 } from '../../engine/lock/holder-process.js';
 import { LockError } from '../../errors/index.js';
 import { isKubeStatus } from './kube-client.js';
-import type { KubeObject, KubeObjects } from './kube-objects.js';
+import type { KubeObject, MigrationLease, ObjectStore } from '../../engine/ports.js';
 
 export const LOCK_NAME = 'uproot-migration-lock';
 export const LOCK_TTL_SECONDS = 60;
@@ -34,14 +34,14 @@ export interface MigrationLockOptions {
   readonly processes?: LocalProcesses;
 }
 
-export class MigrationLock {
+export class MigrationLock implements MigrationLease {
   private readonly ttl: number;
   private readonly name: string;
   private renewal: { controller: AbortController; done: Promise<void> } | undefined;
   private lost: Error | undefined;
 
   constructor(
-    private readonly objects: KubeObjects,
+    private readonly objects: ObjectStore,
     private readonly options: MigrationLockOptions,
   ) {
     this.ttl = options.ttlSeconds ?? LOCK_TTL_SECONDS;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { V1Node, V1Pod, V1Service } from '@kubernetes/client-node';
 import { ImageTally, loadBalancerService, nodeFacts } from './kube-facts.js';
-import { parseClusterRef } from './cluster-definition-source.js';
+import { parseClusterRef } from '../../core/distros/rke2/cluster-ref.js';
 import { skipReason } from './kube-read-error.js';
 import { RequestCounter } from './request-counter.js';
 

@@ -4,44 +4,10 @@
  */
 import { spawn } from 'node:child_process';
 import type { Clock } from '../../clock/index.js';
-import { redactSecrets } from './redact.js';
+import { redactSecrets } from '../../engine/redact.js';
+import type { CommandResult, CommandRunner, CommandSpec } from '../../engine/ports.js';
 
-export interface CommandSpec {
-  readonly file: string;
-  readonly args: readonly string[];
-  readonly stdin?: string;
-  readonly cwd?: string;
-  readonly env?: Readonly<Record<string, string | undefined>>;
-  readonly timeoutMs: number;
-  /** Bytes of stdout/stderr kept (the tail); default 64 KiB each. */
-  readonly keepBytes?: number;
-}
-
-export type CommandResult =
-  | {
-      readonly type: 'exited';
-      readonly exitCode: number;
-      readonly stdout: string;
-      readonly stderr: string;
-      readonly durationMs: number;
-    }
-  | {
-      readonly type: 'killed';
-      readonly reason: 'timeout' | 'aborted' | 'signal';
-      readonly signal?: string;
-      readonly stdout: string;
-      readonly stderr: string;
-    }
-  | { readonly type: 'not-started'; readonly message: string };
-
-export interface CommandRunner {
-  run(spec: CommandSpec, signal?: AbortSignal): Promise<CommandResult>;
-}
-
-/** The command line as it may be shown (secrets redacted). */
-export function describeCommand(file: string, args: readonly string[]): string {
-  return redactSecrets([file, ...args].map((a) => (/[\s'"]/.test(a) ? JSON.stringify(a) : a)).join(' '));
-}
+export type { CommandResult, CommandRunner, CommandSpec };
 
 class Tail {
   private chunks: Buffer[] = [];

@@ -5,8 +5,8 @@ import type { CommandRegistrar } from '../program.js';
 import { parseOutputFormat, renderDocument } from '../output.js';
 import { InputError } from '../../errors/index.js';
 import { runDemo, type DemoResult } from '../../sandbox/demo/run-demo.js';
-import { hostOf, renderEvent } from './migrate.js';
-import { ec2Instances, verifyText } from './verify.js';
+import { hostOf, renderEvent } from '../command-kit.js';
+import { verifyText } from './verify.js';
 
 export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
   program
@@ -66,7 +66,6 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
             { scenario: opts.scenario, timeScale, dir, ...(nodes ? { nodes } : {}) },
             hostOf(ctx.io),
             {
-              instances: ec2Instances,
               virtualTime: opts.timeScale === undefined,
               onProgress: (line) => say(`uproot demo: ${line}`),
               onEvent: (e) => {

@@ -1,177 +1,30 @@
 /**
- * `uproot migrate`: parse flags, wire the real clock, clusters, planner, preflight and processes into the
- * migrate toolkit, print progress to stderr and the result to stdout (text or JSON). No migration logic here.
+ * `uproot migrate`: parse flags, call the migrate toolkit (which has the real clock, clusters, planner,
+ * preflight and processes as defaults), print progress to stderr and the result to stdout (text or JSON).
+ * No migration logic here.
  */
-import { Option, type Command } from 'commander';
+import { Option } from 'commander';
 import type { CommandContext, CommandRegistrar } from '../program.js';
 import { parseOutputFormat, renderDocument } from '../output.js';
-import type { CliIo } from '../io.js';
-import { RealClock } from '../../clock/index.js';
 import { STEP_IDS, type StepId } from '../../core/plan/plan-types.js';
 import { renderPlanText } from '../../core/plan/render-text.js';
 import { formatError } from '../../errors/index.js';
-import type { EngineEvent } from '../../engine/events.js';
 import { describeGate } from '../../engine/gates/evaluate-gate.js';
 import type { Journal } from '../../engine/journal/journal-schema.js';
 import type { RunResult } from '../../engine/run-plan.js';
-import type { ExecutionFlags, RunHost, TargetFlags } from '../../engine/session/run-settings.js';
 import { migrate, type MigrateOptions, type MigrateResult } from '../../toolkit/migrate.js';
-import { planFromSources, plannerTransforms, preflightVerdict } from '../../toolkit/migrate-sources.js';
-
-export interface TargetCliFlags {
-  kubeconfig?: string;
-  context?: string;
-  rancherContext?: string;
-  cluster?: string;
-  clusterFile?: string;
-}
-
-export interface ExecutionCliFlags {
-  gateTimeoutScale?: string;
-  rkeBinary?: string;
-  rkeTimeout?: string;
-  manifestsOut?: string;
-  nodeCommand?: string;
-  nodeDeleteCommand?: string;
-  nodeCommandTimeout?: string;
-  manualDone?: StepId[];
-  stateDir?: string;
-  output: string;
-}
-
-export function addTargetOptions(cmd: Command, withClusterFile = true): Command {
-  cmd
-    .option(
-      '--kubeconfig <file>',
-      'kubeconfig of the cluster being migrated (default $KUBECONFIG, ~/.kube/config)',
-    )
-    .option('--context <name>', 'kubeconfig context of the cluster being migrated')
-    .option(
-      '--rancher-context <name>',
-      "RKE2 under Rancher: the kubeconfig context of Rancher's management cluster",
-    )
-    .option(
-      '--cluster <name>',
-      'RKE2 under Rancher: the provisioning Cluster, NAME or NAMESPACE/NAME (fleet-default)',
-    );
-  if (withClusterFile)
-    cmd.option('--cluster-file <file>', 'RKE: cluster.yml; kubeadm: the manifest file or directory');
-  return cmd;
-}
-
-export function addExecutionOptions(cmd: Command): Command {
-  return cmd
-    .option('--gate-timeout-scale <n>', 'multiply every gate deadline (e.g. 2 for slow clusters)')
-    .option('--rke-binary <path>', 'RKE: the rke binary to run `rke up` with', 'rke')
-    .option('--rke-timeout <seconds>', 'RKE: how long one `rke up` may take', '3600')
-    .option(
-      '--manifests-out <dir>',
-      'kubeadm: write each node\u2019s files to DIR/<node>/<path> for you to distribute',
-    )
-    .option(
-      '--node-command <template>',
-      "kubeadm: write a file on a node, e.g. 'ssh {node} sudo tee {path}' (content on stdin)",
-    )
-    .option(
-      '--node-delete-command <template>',
-      "kubeadm: delete a file on a node, e.g. 'ssh {node} sudo rm -f {path}'",
-    )
-    .option('--node-command-timeout <seconds>', 'kubeadm: how long one node command may take', '120')
-    .addOption(
-      new Option(
-        '--manual-done <step...>',
-        'steps whose manual actions you have done (without a terminal)',
-      ).choices(STEP_IDS),
-    )
-    .option('--state-dir <dir>', 'where the local journal copy is kept', '.uproot')
-    .option('-o, --output <format>', 'text or json', 'text');
-}
-
-const num = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
-
-export function targetFlags(opts: TargetCliFlags): TargetFlags {
-  return {
-    ...(opts.kubeconfig ? { kubeconfig: opts.kubeconfig } : {}),
-    ...(opts.context ? { context: opts.context } : {}),
-    ...(opts.rancherContext ? { rancherContext: opts.rancherContext } : {}),
-    ...(opts.cluster ? { cluster: opts.cluster } : {}),
-    ...(opts.clusterFile ? { clusterFile: opts.clusterFile } : {}),
-  };
-}
-
-export function executionFlags(opts: ExecutionCliFlags): ExecutionFlags & { stateDir?: string } {
-  const out: Record<string, unknown> = {
-    gateTimeoutScale: num(opts.gateTimeoutScale),
-    rkeBinary: opts.rkeBinary,
-    rkeTimeoutSeconds: num(opts.rkeTimeout),
-    manifestsOut: opts.manifestsOut,
-    nodeCommand: opts.nodeCommand,
-    nodeDeleteCommand: opts.nodeDeleteCommand,
-    nodeCommandTimeoutSeconds: num(opts.nodeCommandTimeout),
-    manualDone: opts.manualDone,
-    stateDir: opts.stateDir,
-  };
-  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as ExecutionFlags;
-}
-
-export function hostOf(io: CliIo): RunHost {
-  return {
-    cwd: io.cwd,
-    env: io.env,
-    interactive: io.interactive,
-    ...(io.confirm ? { confirm: (q: string) => io.confirm!(q) } : {}),
-    ...(io.signal ? { signal: io.signal } : {}),
-  };
-}
-
-const seconds = (ms: number): string =>
-  ms >= 60_000 ? `${Math.round(ms / 6_000) / 10}m` : `${Math.round(ms / 100) / 10}s`;
-const indent = (text: string, pad = '      '): string =>
-  text
-    .split('\n')
-    .map((l) => pad + l)
-    .join('\n');
-
-/** One progress line (or a few) per engine event, for a person watching stderr. */
-export function renderEvent(event: EngineEvent): string {
-  switch (event.type) {
-    case 'step-started':
-      return `\n→ ${event.step}: ${event.title}${event.resumed ? ' (resumed)' : ''}\n`;
-    case 'change-done':
-      return `  ✓ ${event.description}${event.outcome === 'unchanged' ? ' (already done)' : ''}${event.detail ? ` — ${event.detail}` : ''}\n`;
-    case 'gate-started':
-      return `  … ${describeGate(event.gate)}${event.timeoutMs !== undefined ? ` (up to ${seconds(event.timeoutMs)})` : ''}\n`;
-    case 'gate-waiting':
-      return `      waiting: ${event.reason}\n`;
-    case 'gate-finished':
-      return event.result.type === 'passed'
-        ? `  ✓ ${describeGate(event.gate)}${event.result.after >= 1000 ? ` after ${seconds(event.result.after)}` : ''}${event.result.detail ? ` — ${event.result.detail}` : ''}\n`
-        : `  ✗ ${describeGate(event.gate)}: ${event.result.type === 'failed' ? event.result.reason : `timed out; last: ${event.result.last}`}\n      fix: ${event.result.fix}\n`;
-    case 'step-verified':
-      return `  ✓ ${event.step} verified\n`;
-    case 'step-failed':
-      return `  ✗ ${event.step} stopped: ${event.reason}\n${event.fix ? `      fix: ${event.fix}\n` : ''}`;
-    case 'manual-action':
-      return `  ! ${event.step} needs a person:\n${indent(event.instructions)}\n`;
-    case 'undo-started':
-      return `\n← undo ${event.step}: ${event.title}\n`;
-    case 'undo-done':
-      return `  ✓ ${event.description} — ${event.detail}\n`;
-    case 'step-rolled-back':
-      return `  ✓ ${event.step} rolled back\n`;
-    case 'note':
-      return `note: ${event.message}\n`;
-  }
-}
-
-export function journalSummary(journal: Journal): unknown {
-  return {
-    cluster: journal.cluster,
-    location: journal.location,
-    revision: journal.revision,
-    steps: journal.steps.map((s) => ({ id: s.id, state: s.state })),
-  };
-}
+import {
+  addExecutionOptions,
+  addTargetOptions,
+  executionFlags,
+  hostOf,
+  indent,
+  journalSummary,
+  renderEvent,
+  targetFlags,
+  type ExecutionCliFlags,
+  type TargetCliFlags,
+} from '../command-kit.js';
 
 function runText(result: RunResult, lockLost: Error | undefined): string {
   const lines: string[] = [];
@@ -287,11 +140,12 @@ interface MigrateCliFlags extends TargetCliFlags, ExecutionCliFlags {
 async function runMigrate(opts: MigrateCliFlags, ctx: CommandContext): Promise<number> {
   const format = parseOutputFormat(opts.output, ['text', 'json']);
   const io = ctx.io;
-  const clock = new RealClock();
   const options: MigrateOptions = {
     ...targetFlags(opts),
     ...executionFlags(opts),
+    ...(opts.plan ? { planFile: opts.plan } : {}),
     ...(opts.targetVersion ? { targetVersion: opts.targetVersion } : {}),
+    ...(opts.ccmImageTag ? { ccmImageTag: opts.ccmImageTag } : {}),
     ...(opts.dryRun ? { dryRun: true } : {}),
     ...(opts.yes ? { yes: true } : {}),
     ...(opts.resume ? { resume: true } : {}),
@@ -299,13 +153,6 @@ async function runMigrate(opts: MigrateCliFlags, ctx: CommandContext): Promise<n
     ...(opts.skipPreflight ? { skipPreflight: true } : {}),
   };
   const result = await migrate(options, hostOf(io), {
-    clock,
-    buildPlan: planFromSources(io.cwd, {
-      ...(opts.plan ? { planFile: opts.plan } : {}),
-      ...(opts.ccmImageTag ? { ccmImageTag: opts.ccmImageTag } : {}),
-    }),
-    preflight: preflightVerdict(io.cwd, io.env, clock),
-    transformsFor: plannerTransforms,
     onEvent: (e) => io.stderr(renderEvent(e)),
     onPlan: (plan, { resumed }) => {
       if (format === 'text')

@@ -1,15 +1,10 @@
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+/** `uproot report`: render the journal (src/toolkit/report.ts) to stdout or --out. */
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Option } from 'commander';
 import type { CommandRegistrar } from '../program.js';
-import { ExitCode, InputError } from '../../errors/index.js';
-import { journalSchema, type Journal } from '../../engine/journal/journal-schema.js';
-import {
-  buildReportModel,
-  journalOwnership,
-  renderReportHtml,
-  renderReportMarkdown,
-} from '../../report/index.js';
+import { ExitCode } from '../../errors/index.js';
+import { report } from '../../toolkit/report.js';
 
 export const registerReportCommand: CommandRegistrar = (program, ctx) => {
   program
@@ -31,17 +26,12 @@ export const registerReportCommand: CommandRegistrar = (program, ctx) => {
           stateDir: string;
           out?: string;
         }) => {
-          const file = opts.journal
-            ? resolve(ctx.io.cwd, opts.journal)
-            : findJournal(resolve(ctx.io.cwd, opts.stateDir));
-          const journal = readJournal(file);
-          const model = buildReportModel(journal, { ownership: journalOwnership(journal), now: Date.now() });
-          const text =
-            opts.format === 'html'
-              ? renderReportHtml(model)
-              : opts.format === 'md'
-                ? renderReportMarkdown(model)
-                : `${JSON.stringify(model, null, 2)}\n`;
+          const { text } = await report({
+            format: opts.format,
+            stateDir: opts.stateDir,
+            cwd: ctx.io.cwd,
+            ...(opts.journal ? { journal: opts.journal } : {}),
+          });
           if (opts.out) {
             writeFileSync(resolve(ctx.io.cwd, opts.out), text, { mode: 0o644 });
             ctx.io.stderr(`report written to ${opts.out}\n`);
@@ -53,52 +43,3 @@ export const registerReportCommand: CommandRegistrar = (program, ctx) => {
       ),
     );
 };
-
-function findJournal(stateDir: string): string {
-  let dirs: string[] = [];
-  try {
-    dirs = readdirSync(stateDir, { withFileTypes: true })
-      .filter((d) => d.isDirectory())
-      .map((d) => d.name);
-  } catch {
-    // handled below
-  }
-  if (dirs.length !== 1) {
-    throw new InputError(
-      'UP-REPORT-JOURNAL',
-      dirs.length === 0
-        ? `no migration journal under ${stateDir}`
-        : `several journals under ${stateDir}: ${dirs.join(', ')}`,
-      {
-        location: { file: stateDir, field: '--journal' },
-        hint: 'pass --journal .uproot/<cluster>/journal.json',
-      },
-    );
-  }
-  return join(stateDir, dirs[0]!, 'journal.json');
-}
-
-export function readJournal(file: string): Journal {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new InputError('UP-REPORT-JOURNAL', `cannot read journal ${file}: ${(error as Error).message}`, {
-      location: { file },
-      hint: 'pass the journal.json that uproot migrate wrote under .uproot/<cluster>/',
-    });
-  }
-  const parsed = journalSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new InputError(
-      'UP-REPORT-JOURNAL',
-      `${file} is not an uproot journal: ${issue?.message ?? 'invalid'}`,
-      {
-        location: { file, field: issue?.path.join('.') },
-        hint: 'pass the journal.json that uproot migrate wrote under .uproot/<cluster>/',
-      },
-    );
-  }
-  return parsed.data;
-}

@@ -4,11 +4,9 @@
  */
 import type { CommandContext, CommandRegistrar } from '../program.js';
 import { parseOutputFormat, renderDocument } from '../output.js';
-import { RealClock } from '../../clock/index.js';
 import { formatError } from '../../errors/index.js';
 import { describeGate } from '../../engine/gates/evaluate-gate.js';
 import { rollback, type RollbackRunResult } from '../../toolkit/rollback.js';
-import { plannerTransforms } from '../../toolkit/migrate-sources.js';
 import {
   addExecutionOptions,
   addTargetOptions,
@@ -19,7 +17,7 @@ import {
   targetFlags,
   type ExecutionCliFlags,
   type TargetCliFlags,
-} from './migrate.js';
+} from '../command-kit.js';
 
 interface RollbackCliFlags extends TargetCliFlags, ExecutionCliFlags {
   yes?: boolean;
@@ -104,8 +102,6 @@ async function runRollback(opts: RollbackCliFlags, ctx: CommandContext): Promise
     },
     hostOf(io),
     {
-      clock: new RealClock(),
-      transformsFor: plannerTransforms,
       onEvent: (e) => io.stderr(renderEvent(e)),
       onSteps: (steps) => {
         if (format === 'text' && !opts.dryRun)

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CommandContext, CommandRegistrar } from '../program.js';
 import { parseOutputFormat, renderDocument } from '../output.js';
+import { RealClock, type Clock } from '../../clock/index.js';
 import { ExitCode, InputError } from '../../errors/index.js';
 import { loadScenario } from '../../sandbox/scenarios/index.js';
 import {
@@ -101,7 +102,8 @@ function alive(pid: number): boolean {
   }
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** The clock the supervision waits on (the host's, else real time). */
+const clockOf = (ctx: CommandContext): Clock => ctx.io.clock ?? new RealClock();
 
 interface UpOptions {
   scenario: string;
@@ -136,8 +138,9 @@ async function up(ctx: CommandContext, opts: UpOptions, argv: readonly string[])
 
   const logPath = resolve(dir, 'sandbox.log');
   const fd = openSync(logPath, 'a');
+  const clock = clockOf(ctx);
   const log = (line: string): void => {
-    writeSync(fd, `${new Date().toISOString()} ${line}\n`);
+    writeSync(fd, `${new Date(clock.now()).toISOString()} ${line}\n`);
   };
   // Ctrl-C and SIGTERM (`kill`, `uproot sandbox down` as a fallback) abort io.signal (src/cli/main.ts).
   const stop = new AbortController();
@@ -191,8 +194,9 @@ async function detach(ctx: CommandContext, dir: string, argv: readonly string[])
   let exited: number | null | undefined;
   child.on('exit', (code) => (exited = code));
   child.unref();
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
+  const clock = clockOf(ctx);
+  const deadline = clock.now() + 120_000;
+  while (clock.now() < deadline) {
     if (exited !== undefined) {
       ctx.io.stderr(`the sandbox exited at start (code ${String(exited)}); its log:\n${tail(logPath)}`);
       return ExitCode.failed;
@@ -206,7 +210,7 @@ async function detach(ctx: CommandContext, dir: string, argv: readonly string[])
         return ExitCode.ok;
       }
     }
-    await sleep(100);
+    await clock.sleep(100);
   }
   ctx.io.stderr(`the sandbox did not become ready within 2 minutes; its log:\n${tail(logPath)}`);
   return ExitCode.failed;
@@ -220,6 +224,7 @@ function tail(path: string): string {
 async function down(ctx: CommandContext, opts: { dir?: string }): Promise<number> {
   const dir = sandboxDir(ctx, opts.dir);
   const state = readSandboxState(dir);
+  const clock = clockOf(ctx);
   if (alive(state.pid)) {
     try {
       await callControl(state.control.url, state.control.token, 'POST', '/v1/shutdown');
@@ -227,11 +232,11 @@ async function down(ctx: CommandContext, opts: { dir?: string }): Promise<number
       // The endpoint is gone but the process is not: fall back to a signal.
       process.kill(state.pid, 'SIGTERM');
     }
-    const deadline = Date.now() + 30_000;
-    while (alive(state.pid) && Date.now() < deadline) await sleep(100);
+    const deadline = clock.now() + 30_000;
+    while (alive(state.pid) && clock.now() < deadline) await clock.sleep(100);
     if (alive(state.pid)) {
       process.kill(state.pid, 'SIGTERM');
-      await sleep(2_000);
+      await clock.sleep(2_000);
     }
     if (alive(state.pid)) {
       ctx.io.stderr(`the sandbox (pid ${state.pid}) did not stop\n`);

@@ -4,7 +4,7 @@ import { parseOutputFormat, renderDocument } from '../output.js';
 import { RealClock } from '../../clock/index.js';
 import { ExitCode, InputError } from '../../errors/index.js';
 import { status, watchStatus, type StatusReport } from '../../toolkit/status.js';
-import { addTargetOptions, hostOf, targetFlags, type TargetCliFlags } from './migrate.js';
+import { addTargetOptions, hostOf, targetFlags, type TargetCliFlags } from '../command-kit.js';
 
 interface StatusCliFlags extends TargetCliFlags {
   watch?: boolean;

@@ -2,12 +2,9 @@
 import { Option } from 'commander';
 import type { CommandContext, CommandRegistrar } from '../program.js';
 import { parseOutputFormat, renderDocument } from '../output.js';
-import { RealClock } from '../../clock/index.js';
 import { DISTROS, type Distro } from '../../core/plan/plan-types.js';
-import { createAwsClients } from '../../adapters/aws/index.js';
-import { describeInstances } from '../../adapters/aws/ec2-reader.js';
-import { verify, type InstanceReader, type VerifyReport } from '../../toolkit/verify.js';
-import { addTargetOptions, hostOf, targetFlags, type TargetCliFlags } from './migrate.js';
+import { verify, type VerifyReport } from '../../toolkit/verify.js';
+import { addTargetOptions, hostOf, targetFlags, type TargetCliFlags } from '../command-kit.js';
 
 interface VerifyCliFlags extends TargetCliFlags {
   region?: string;
@@ -25,23 +22,6 @@ export function verifyText(report: VerifyReport): string {
   return `${lines.join('\n')}\n${report.outcome === 'pass' ? 'Verified: the cluster runs on the aws-cloud-controller-manager.' : 'Not verified: see the failed checks above.'}\n`;
 }
 
-/** EC2 through the same SDK clients preflight uses (credentials and endpoints from the environment). */
-export function ec2Instances(env: Readonly<Record<string, string | undefined>>): InstanceReader {
-  return async (region, ids) => {
-    const clients = createAwsClients({ region, env });
-    try {
-      return (await describeInstances(clients.ec2, 'instance-id', ids)).map((i) => ({
-        instanceId: i.instanceId,
-        availabilityZone: i.availabilityZone,
-        privateDnsName: i.privateDnsName,
-        state: i.state,
-      }));
-    } finally {
-      clients.destroy();
-    }
-  };
-}
-
 async function runVerify(opts: VerifyCliFlags, ctx: CommandContext): Promise<number> {
   const format = parseOutputFormat(opts.output, ['text', 'json']);
   const { report, exitCode } = await verify(
@@ -52,7 +32,6 @@ async function runVerify(opts: VerifyCliFlags, ctx: CommandContext): Promise<num
       ...(opts.ccmDaemonset ? { ccmDaemonSet: opts.ccmDaemonset } : {}),
     },
     hostOf(ctx.io),
-    { clock: new RealClock(), instances: ec2Instances(ctx.io.env) },
   );
   ctx.io.stdout(format === 'json' ? renderDocument(report, 'json') : verifyText(report));
   return exitCode;

@@ -48,8 +48,33 @@ export interface StepOptions {
   readonly decisions: PlanDecisions;
 }
 
+/**
+ * What the engine, verify and status need to know about a distribution, so that none of them branches on its
+ * name: the distribution contributes its facts through its planner.
+ */
+export interface DistroFacts {
+  /** Label selector of the control-plane nodes (the plan's own cordon step says it when there is one). */
+  readonly controlPlaneSelector: string;
+  /**
+   * Whether kube-controller-manager runs as pods whose flags the API shows (static pods), or not, and then why
+   * the flag gate passes without reading them (RKE runs it as a Docker container).
+   */
+  readonly managerPods: { readonly readable: true } | { readonly readable: false; readonly reason: string };
+  /**
+   * What rolls a cluster-definition change out: Rancher reconciling the provisioning Cluster (the
+   * cluster-rolled-out gate reads its status), a command uproot runs on the edited file (`{file}` is its name;
+   * run in its directory), or nothing beyond the static pods (judged by control-plane-flags). `passed` is the
+   * cluster-rolled-out verdict when there is no cluster object to read.
+   */
+  readonly rollout:
+    | { readonly type: 'cluster-object' }
+    | { readonly type: 'command'; readonly command: readonly [string, ...string[]]; readonly passed: string }
+    | { readonly type: 'static-pods'; readonly passed: string };
+}
+
 export interface DistroPlanner {
   readonly name: Distro;
+  readonly facts: DistroFacts;
   /** True when these parsed documents (plain JSON, one per YAML document) are this distro's input. */
   detect(documents: readonly unknown[]): boolean;
   /** Parses and validates the input; bad input is an InputError naming the file, line/field and value. */

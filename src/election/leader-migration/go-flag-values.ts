@@ -1,4 +1,5 @@
 /** Flag values parsed the way Go's standard library parses them, with its error messages. */
+import { FlagValueError } from '../errors.js';
 
 const UNITS: Record<string, number> = {
   ns: 1e-6,
@@ -21,17 +22,17 @@ export function parseGoDuration(text: string): number {
     s = s.slice(1);
   }
   if (s === '0') return 0;
-  if (s === '') throw new Error(`time: invalid duration ${quoted}`);
+  if (s === '') throw new FlagValueError(`time: invalid duration ${quoted}`);
   let total = 0;
   while (s !== '') {
     const number = /^(\d*)(\.(\d*))?/.exec(s)!;
-    if (number[0] === '' || number[0] === '.') throw new Error(`time: invalid duration ${quoted}`);
+    if (number[0] === '' || number[0] === '.') throw new FlagValueError(`time: invalid duration ${quoted}`);
     s = s.slice(number[0].length);
     const unit = /^[^\d.]*/.exec(s)![0];
-    if (unit === '') throw new Error(`time: missing unit in duration ${quoted}`);
+    if (unit === '') throw new FlagValueError(`time: missing unit in duration ${quoted}`);
     const factor = UNITS[unit];
     if (factor === undefined)
-      throw new Error(`time: unknown unit ${JSON.stringify(unit)} in duration ${quoted}`);
+      throw new FlagValueError(`time: unknown unit ${JSON.stringify(unit)} in duration ${quoted}`);
     s = s.slice(unit.length);
     total += Number(number[0]) * factor;
   }
@@ -42,5 +43,5 @@ export function parseGoDuration(text: string): number {
 export function parseGoBool(text: string): boolean {
   if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
   if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
-  throw new Error(`strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);
+  throw new FlagValueError(`strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);
 }

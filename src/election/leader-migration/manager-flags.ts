@@ -12,6 +12,7 @@ import { electionTimingsError, type ElectionTimings } from '../elector/election-
 import { controllerAliases, validateControllerFlag } from './controller-selection.js';
 import { parseGoBool, parseGoDuration } from './go-flag-values.js';
 import type { ControllerManagerOptions } from './run-controller-manager.js';
+import { FlagValueError } from '../errors.js';
 
 /** The manager flags uproot models, with upstream defaults filled in. */
 export interface ManagerFlags {
@@ -257,20 +258,22 @@ function parseGates(value: string, version: KubernetesVersion, into: Record<stri
     const trimmed = pair.trim();
     if (trimmed === '') continue;
     const eq = trimmed.indexOf('=');
-    if (eq < 0) throw new Error(`missing bool value for ${trimmed}`);
+    if (eq < 0) throw new FlagValueError(`missing bool value for ${trimmed}`);
     const key = trimmed.slice(0, eq).trim();
     const raw = trimmed.slice(eq + 1).trim();
     let enabled: boolean;
     try {
       enabled = parseGoBool(raw);
     } catch (error) {
-      throw new Error(`invalid value of ${key}=${raw}, err: ${(error as Error).message}`);
+      throw new FlagValueError(`invalid value of ${key}=${raw}, err: ${(error as Error).message}`);
     }
     if (key === MIGRATION_GATE) {
       const gate = migrationGate(version);
-      if (!gate.known) throw new Error(`unrecognized feature gate: ${key}`);
+      if (!gate.known) throw new FlagValueError(`unrecognized feature gate: ${key}`);
       if (gate.locked && enabled !== gate.default) {
-        throw new Error(`cannot set feature gate ${key} to ${enabled}, feature is locked to ${gate.default}`);
+        throw new FlagValueError(
+          `cannot set feature gate ${key} to ${enabled}, feature is locked to ${gate.default}`,
+        );
       }
     } else {
       warnings.push(`feature gate ${key} is not modelled by uproot; ignored`);

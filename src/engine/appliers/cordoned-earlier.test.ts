@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Journal } from '../journal/journal-schema.js';
 import { cordon, journalFor, plan, step, uncordon } from '../testing/plan-fixtures.js';
-import { cordonedEarlier } from './cluster.js';
+import { cordonedEarlier } from './node-scheduling.js';
 
 const at = '2026-01-01T00:00:00.000Z';
 

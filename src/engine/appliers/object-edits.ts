@@ -4,14 +4,14 @@
  * the live object (keeping everybody else's edits).
  */
 import type { ObjectRef } from '../../core/plan/plan-types.js';
-import type { KubeObject, KubeObjects, ObjectKey } from '../../adapters/kube/kube-objects.js';
-import { describeRef, updateObject } from '../../adapters/kube/object-writer.js';
 import type { Backup, FieldChange } from '../journal/journal-schema.js';
 import { diffFields, invertFields } from '../object-diff/field-diff.js';
 import type { JsonRecord } from '../object-diff/json.js';
 import type { UndoOutcome } from '../rollback/run-rollback.js';
 import type { ChangeOutcome } from '../run-plan.js';
 import { comparable, sanitizeObject } from '../sanitize.js';
+import type { KubeObject, ObjectKey, ObjectStore } from '../ports.js';
+import { describeRef, updateObject } from './object-writer.js';
 
 export function keyOfRef(ref: ObjectRef): ObjectKey {
   return {
@@ -22,7 +22,7 @@ export function keyOfRef(ref: ObjectRef): ObjectKey {
   };
 }
 
-export async function captureObject(objects: KubeObjects, ref: ObjectRef): Promise<Backup> {
+export async function captureObject(objects: ObjectStore, ref: ObjectRef): Promise<Backup> {
   const live = await objects.get(keyOfRef(ref));
   return live ? { type: 'object', ref, object: sanitizeObject(live) } : { type: 'object-absent', ref };
 }
@@ -39,7 +39,7 @@ export function fieldsSet(backup: Backup | undefined, after: KubeObject | undefi
  * which would count a concurrent edit (Rancher's, a person's) as the step's and undo it on rollback.
  */
 export async function applyTransform(
-  objects: KubeObjects,
+  objects: ObjectStore,
   ref: ObjectRef,
   backup: Backup | undefined,
   transform: (live: JsonRecord) => JsonRecord,
@@ -66,7 +66,7 @@ export async function applyTransform(
 
 /** Undoes recorded fields on the live object; conflicts leave the object untouched unless forced. */
 export async function undoFields(
-  objects: KubeObjects,
+  objects: ObjectStore,
   ref: ObjectRef,
   fields: readonly FieldChange[],
   force: boolean,

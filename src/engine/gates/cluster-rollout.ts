@@ -4,20 +4,19 @@
  * conditions Ready, Provisioned and Updated (True when present) and Stalled (not True). For RKE the rollout is
  * `rke up` itself, which the applier waited for; kubeadm's static pods are judged by control-plane-flags.
  */
-import type { Distro } from '../../core/plan/plan-types.js';
+import type { DistroFacts } from '../../core/distros/distro.js';
 import type { ClusterObjectFacts } from './gate-facts.js';
 import { pass, wait, type GateVerdict } from './gate-verdict.js';
 
 const MUST_BE_TRUE = ['Ready', 'Provisioned', 'Updated'] as const;
 
 export function evaluateClusterRolledOut(
-  distro: Distro,
+  facts: Pick<DistroFacts, 'rollout'>,
   cluster: ClusterObjectFacts | undefined,
   name: string,
 ): GateVerdict {
-  if (distro === 'rke') return pass('`rke up` completed successfully for this step');
-  if (distro === 'kubeadm')
-    return pass('kubeadm has no cluster object; control-plane-flags checks the static pods');
+  // No cluster object to read: the rollout was the applier's command (RKE) or the static pods (kubeadm).
+  if (facts.rollout.type !== 'cluster-object') return pass(facts.rollout.passed);
   if (!cluster) {
     return wait(`the Rancher cluster ${name} was not found`, 'check --rancher-context and --cluster');
   }

@@ -2,10 +2,10 @@
  * `control-plane-flags`: kube-controller-manager runs with the planned flags on every control-plane node.
  * Read from the KCM static pods in kube-system (kubeadm and RKE2 both name them kube-controller-manager-<node>
  * and label them component=kube-controller-manager): the container's command and args, parsed like pflag.
- * RKE runs KCM as a Docker container without a pod, so there is nothing to read; the gate passes with that
- * reason and the migration-lease and rollout gates carry the proof instead.
+ * A distribution whose KCM runs without a pod (RKE: a Docker container) has nothing to read; the gate passes
+ * with the distribution's reason and the migration-lease and rollout gates carry the proof instead.
  */
-import type { Distro } from '../../core/plan/plan-types.js';
+import type { DistroFacts } from '../../core/distros/distro.js';
 import { flagEnabled, parseFlags } from '../../core/checks/facts/component-flags.js';
 import type { ComponentPodFacts, NodeFacts } from './gate-facts.js';
 import { pass, someNames, wait, type GateVerdict } from './gate-verdict.js';
@@ -15,17 +15,14 @@ export interface FlagExpectation {
   readonly kcmLeaderMigration: boolean;
 }
 
-export const RKE_FLAGS_SKIPPED =
-  'skipped on RKE: kube-controller-manager runs as a Docker container, not a pod, so its flags cannot be read through the API; `rke up` applied them';
-
 export function evaluateControlPlaneFlags(
-  distro: Distro,
+  facts: Pick<DistroFacts, 'managerPods'>,
   nodes: readonly NodeFacts[],
   pods: readonly ComponentPodFacts[],
   expect: FlagExpectation,
   selector: string,
 ): GateVerdict {
-  if (distro === 'rke') return pass(RKE_FLAGS_SKIPPED);
+  if (!facts.managerPods.readable) return pass(facts.managerPods.reason);
   if (nodes.length === 0) {
     return wait(
       `no control-plane node matches ${selector}`,

@@ -2,7 +2,8 @@
  * A gate is judged in two halves: `readGateSnapshot` reads the few facts the gate needs through a GateReader
  * (I/O), and `evaluateGate` judges them (pure, tested with plain data).
  */
-import type { Distro, Gate, ObjectRef } from '../../core/plan/plan-types.js';
+import type { DistroFacts } from '../../core/distros/distro.js';
+import type { Gate, ObjectRef } from '../../core/plan/plan-types.js';
 import { assertNever, InternalError } from '../../errors/index.js';
 import type { LeaseObservation, LoadBalancerRecord } from '../journal/journal-schema.js';
 import { evaluateRbacAllows, splitResource } from './access.js';
@@ -29,7 +30,8 @@ import type { MigrationHistory } from './ownership-phases.js';
 import type { ComponentPods } from './ownership-profiles.js';
 
 export interface GateContext {
-  readonly distro: Distro;
+  /** What the distribution says about its control plane and rollouts (its planner's facts). */
+  readonly facts: DistroFacts;
   /** Label selector of the control-plane nodes (distribution-specific). */
   readonly controlPlaneSelector: string;
   /** The Rancher provisioning Cluster, for cluster-rolled-out on RKE2. */
@@ -78,7 +80,7 @@ export async function readGateSnapshot(
     case 'migration-lease-held':
       return { type: gate.type, leases: await reader.leases(LEASE_NAMESPACE) };
     case 'control-plane-flags':
-      if (ctx.distro === 'rke') return { type: gate.type, nodes: [], pods: [] };
+      if (!ctx.facts.managerPods.readable) return { type: gate.type, nodes: [], pods: [] };
       return {
         type: gate.type,
         nodes: await reader.nodes(ctx.controlPlaneSelector),
@@ -88,7 +90,9 @@ export async function readGateSnapshot(
       return {
         type: gate.type,
         cluster:
-          ctx.distro === 'rke2' && ctx.clusterRef ? await reader.clusterObject(ctx.clusterRef) : undefined,
+          ctx.facts.rollout.type === 'cluster-object' && ctx.clusterRef
+            ? await reader.clusterObject(ctx.clusterRef)
+            : undefined,
       };
     case 'nodes-initialized':
       return { type: gate.type, nodes: await reader.nodes() };
@@ -131,13 +135,13 @@ export async function readGateSnapshot(
   }
 }
 
-/** A manager's pods; RKE runs KCM as a docker container, which has none. */
+/** A manager's pods; a KCM that runs as no pod (RKE: a Docker container) has none. */
 async function managerPods(
   reader: GateReader,
   ctx: GateContext,
   component: ManagerComponent,
 ): Promise<readonly ComponentPodFacts[]> {
-  if (ctx.distro === 'rke' && component === 'kube-controller-manager') return [];
+  if (!ctx.facts.managerPods.readable && component === 'kube-controller-manager') return [];
   return reader.componentPods(component);
 }
 
@@ -153,11 +157,11 @@ export function evaluateGate(gate: Gate, snapshot: GateSnapshot, ctx: GateContex
       return evaluateMigrationLeaseHeld(snapshotOf(snapshot, gate.type).leases, gate, now);
     case 'control-plane-flags': {
       const s = snapshotOf(snapshot, gate.type);
-      return evaluateControlPlaneFlags(ctx.distro, s.nodes, s.pods, gate.expect, ctx.controlPlaneSelector);
+      return evaluateControlPlaneFlags(ctx.facts, s.nodes, s.pods, gate.expect, ctx.controlPlaneSelector);
     }
     case 'cluster-rolled-out':
       return evaluateClusterRolledOut(
-        ctx.distro,
+        ctx.facts,
         snapshotOf(snapshot, gate.type).cluster,
         ctx.clusterRef?.name ?? '(unknown)',
       );

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateClusterRolledOut } from './cluster-rollout.js';
-import { evaluateControlPlaneFlags, RKE_FLAGS_SKIPPED } from './control-plane-flags.js';
+import { distroFacts } from '../../core/distros/distro-facts.js';
+import { RKE_FLAGS_SKIPPED } from '../../core/distros/rke/rke-facts.js';
+import { evaluateControlPlaneFlags } from './control-plane-flags.js';
 import { evaluateDaemonSetRollout } from './daemonset-rollout.js';
 import type { ComponentPodFacts, DaemonSetFacts, LeaseFacts, NodeFacts } from './gate-facts.js';
 import { evaluateMigrationLeaseHeld } from './lease-holder.js';
@@ -137,14 +139,16 @@ describe('control-plane-flags', () => {
       pod('cp1', ['--cloud-provider=aws', '--enable-leader-migration']),
       pod('cp2', ['--cloud-provider', 'aws', '--enable-leader-migration=true']),
     ];
-    expect(evaluateControlPlaneFlags('kubeadm', cps, pods, expectMigration, 's').type).toBe('pass');
+    expect(evaluateControlPlaneFlags(distroFacts('kubeadm'), cps, pods, expectMigration, 's').type).toBe(
+      'pass',
+    );
   });
   it('names the node whose KCM still runs the old flags', () => {
     const pods = [
       pod('cp1', ['--cloud-provider=aws', '--enable-leader-migration']),
       pod('cp2', ['--cloud-provider=aws']),
     ];
-    const v = evaluateControlPlaneFlags('rke2', cps, pods, expectMigration, 's');
+    const v = evaluateControlPlaneFlags(distroFacts('rke2'), cps, pods, expectMigration, 's');
     expect(v).toMatchObject({
       type: 'wait',
       reason: /1 of 2 control-plane nodes: cp2 \(leader migration not enabled\)/,
@@ -153,7 +157,7 @@ describe('control-plane-flags', () => {
   it('waits for a missing or crashing pod', () => {
     expect(
       evaluateControlPlaneFlags(
-        'kubeadm',
+        distroFacts('kubeadm'),
         cps,
         [pod('cp1', ['--cloud-provider=aws', '--enable-leader-migration'])],
         expectMigration,
@@ -164,7 +168,9 @@ describe('control-plane-flags', () => {
       pod('cp1', ['--cloud-provider=aws', '--enable-leader-migration']),
       pod('cp2', ['--cloud-provider=aws', '--enable-leader-migration'], { phase: 'Running', ready: false }),
     ];
-    expect(evaluateControlPlaneFlags('kubeadm', cps, crashing, expectMigration, 's')).toMatchObject({
+    expect(
+      evaluateControlPlaneFlags(distroFacts('kubeadm'), cps, crashing, expectMigration, 's'),
+    ).toMatchObject({
       type: 'wait',
       reason: /not running and ready on cp2/,
     });
@@ -175,7 +181,7 @@ describe('control-plane-flags', () => {
       pod('cp2', ['--cloud-provider=external', '--enable-leader-migration']),
     ];
     const v = evaluateControlPlaneFlags(
-      'kubeadm',
+      distroFacts('kubeadm'),
       cps,
       pods,
       { cloudProvider: 'external', kcmLeaderMigration: false },
@@ -184,7 +190,7 @@ describe('control-plane-flags', () => {
     expect(v).toMatchObject({ type: 'wait', reason: /cp2 \(leader migration enabled\)/ });
   });
   it('skips RKE with the reason', () => {
-    expect(evaluateControlPlaneFlags('rke', [], [], expectMigration, 's')).toEqual({
+    expect(evaluateControlPlaneFlags(distroFacts('rke'), [], [], expectMigration, 's')).toEqual({
       type: 'pass',
       detail: RKE_FLAGS_SKIPPED,
     });
@@ -220,7 +226,7 @@ describe('cluster-rolled-out', () => {
     [{ generation: 5, observedGeneration: 5, ready: false, conditions: ready }, 'wait', /ready is false/],
     [{ generation: 5, observedGeneration: 5, ready: true, conditions: ready }, 'pass', /generation 5/],
   ] as const)('%#', (facts, type, text) => {
-    const v = evaluateClusterRolledOut('rke2', facts, 'prod');
+    const v = evaluateClusterRolledOut(distroFacts('rke2'), facts, 'prod');
     expect(v.type).toBe(type);
     expect(v.type === 'pass' ? v.detail : v.reason).toMatch(text);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Gate } from '../../core/plan/plan-types.js';
+import { distroFacts } from '../../core/distros/distro-facts.js';
+import type { Distro, Gate } from '../../core/plan/plan-types.js';
 import { plan } from '../testing/plan-fixtures.js';
 import { evaluateGate, readGateSnapshot, type GateContext } from './evaluate-gate.js';
 import type { ComponentPodFacts, GateReader, ManagerComponent } from './gate-facts.js';
@@ -29,8 +30,8 @@ function reader(pods: Partial<Record<ManagerComponent, ComponentPodFacts[]>> | E
 }
 
 const timeline = timelineOf([took(KCM, 'cp1_k', 0), took(CCM, 'cp2_c', 10), took(MIG, 'cp2_c', 20)], 60);
-const ctx = (distro: GateContext['distro']): GateContext => ({
-  distro,
+const ctx = (distro: Distro): GateContext => ({
+  facts: distroFacts(distro),
   controlPlaneSelector: 'node-role.kubernetes.io/control-plane=true',
   baseline: [],
   timeline,

@@ -24,6 +24,7 @@ import {
   openInstanceSecurityGroups,
 } from './elb-network.js';
 import type { LoadBalancerPlan } from './load-balancer-plan.js';
+import { ComponentError } from '../component-error.js';
 
 /** Classic ELB behind a Service (cloud-provider-aws ensureLoadBalancer / EnsureLoadBalancerDeleted). */
 
@@ -89,7 +90,7 @@ export async function ensureClassic(
       ),
     );
     lb = await describeClassic(ctx, plan.name);
-    if (!lb) throw new Error(`load balancer ${plan.name} not found right after creating it`);
+    if (!lb) throw new ComponentError(`load balancer ${plan.name} not found right after creating it`);
   } else {
     await reconcileExisting(ctx, signal, plan, lb, listeners, sgId, tags);
   }

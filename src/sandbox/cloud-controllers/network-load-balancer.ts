@@ -19,6 +19,7 @@ import { SERVICE_NAME_TAG, ownedTags } from './cluster-tags.js';
 import type { ControllerContext } from './controller-context.js';
 import { targetGroupName } from './load-balancer-spec.js';
 import type { LoadBalancerPlan } from './load-balancer-plan.js';
+import { ComponentError } from '../component-error.js';
 
 /** NLB behind a Service (`aws-load-balancer-type: nlb`; cloud-provider-aws ensureLoadBalancerv2). */
 
@@ -69,7 +70,7 @@ export async function ensureNlb(
         ),
     );
     lb = created.LoadBalancers?.[0];
-    if (!lb) throw new Error(`load balancer ${plan.name} not returned by CreateLoadBalancer`);
+    if (!lb) throw new ComponentError(`load balancer ${plan.name} not returned by CreateLoadBalancer`);
   }
   const lbArn = lb.LoadBalancerArn ?? '';
   const listeners =
@@ -100,7 +101,7 @@ export async function ensureNlb(
         ),
       );
       group = created.TargetGroups?.[0];
-      if (!group) throw new Error(`target group ${tgName} not returned by CreateTargetGroup`);
+      if (!group) throw new ComponentError(`target group ${tgName} not returned by CreateTargetGroup`);
     }
     const tgArn = group.TargetGroupArn ?? '';
     if (!listeners.some((l) => l.Port === mapping.port)) {

@@ -3,6 +3,7 @@ import { errorText } from './error-text.js';
 import { clone, nodeName } from './node-helpers.js';
 import { updateNode } from './node-update.js';
 import { PodCidrAllocator } from './pod-cidr.js';
+import { ComponentError } from '../component-error.js';
 
 export const NODE_IPAM_SYNC_PERIOD_MS = 2_000;
 
@@ -14,7 +15,7 @@ export const NODE_IPAM_SYNC_PERIOD_MS = 2_000;
  */
 export async function runNodeIpamController(ctx: ControllerContext, signal: AbortSignal): Promise<void> {
   const clusterCidr = ctx.settings.clusterCidr;
-  if (!clusterCidr) throw new Error('no CIDR for clusters was provided');
+  if (!clusterCidr) throw new ComponentError('no CIDR for clusters was provided');
   const informer = await ctx.informers.nodes();
   await runPeriodically({
     clock: ctx.clock,

@@ -21,6 +21,7 @@ import {
 } from './load-balancer-spec.js';
 import { planLoadBalancer } from './load-balancer-plan.js';
 import { deleteNlb, ensureNlb } from './network-load-balancer.js';
+import { ComponentError } from '../component-error.js';
 
 /** How often services are re-examined when no watch event wakes the controller. */
 export const SERVICE_SYNC_PERIOD_MS = 5_000;
@@ -140,7 +141,7 @@ export async function ensureLoadBalancer(
         });
       } catch (error) {
         if (error instanceof ControllerStopped) throw error;
-        throw new Error(`failed to add load balancer cleanup finalizer: ${errorText(error)}`, {
+        throw new ComponentError(`failed to add load balancer cleanup finalizer: ${errorText(error)}`, {
           cause: error,
         });
       }
@@ -161,7 +162,9 @@ export async function ensureLoadBalancer(
         });
       } catch (error) {
         if (isKubeNotFound(error)) return { result: 'skipped', resourceVersion: '' };
-        throw new Error(`failed to update load balancer status: ${errorText(error)}`, { cause: error });
+        throw new ComponentError(`failed to update load balancer status: ${errorText(error)}`, {
+          cause: error,
+        });
       }
       ctx.record(`kube:patch service/${key} status (ingress ${want.join(',') || 'none'})`);
     }

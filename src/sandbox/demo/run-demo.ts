@@ -10,13 +10,12 @@ import type { ExitCode } from '../../errors/index.js';
 import { analyzeLedger } from '../../core/ownership/index.js';
 import type { PreflightReport } from '../../core/checks/index.js';
 import { JournalMirror } from '../../adapters/files/journal-mirror.js';
-import type { RunHost } from '../../engine/session/run-settings.js';
+import type { RunHost } from '../../toolkit/session/run-settings.js';
 import type { EngineEvent } from '../../engine/events.js';
 import type { InstanceReader } from '../../toolkit/verify.js';
 import { preflight } from '../../toolkit/preflight.js';
 import { migrate, type MigrateOptions, type MigrateResult } from '../../toolkit/migrate.js';
 import { verify, type VerifyReport } from '../../toolkit/verify.js';
-import { planFromSources, plannerTransforms, preflightVerdict } from '../../toolkit/migrate-sources.js';
 import { buildReportModel, renderReportHtml, renderReportMarkdown } from '../../report/index.js';
 import { awsEnvironment } from '../aws/index.js';
 import { loadScenario } from '../scenarios/index.js';
@@ -35,8 +34,8 @@ export interface DemoOptions {
 }
 
 export interface DemoDeps {
-  /** EC2 reads for verify, with the twin's AWS environment. */
-  readonly instances: (env: Readonly<Record<string, string | undefined>>) => InstanceReader;
+  /** EC2 reads for verify, with the twin's AWS environment (default: the AWS SDK, as verify reads EC2). */
+  readonly instances?: (env: Readonly<Record<string, string | undefined>>) => InstanceReader;
   readonly onProgress?: (line: string) => void;
   readonly onEvent?: (event: EngineEvent) => void;
   /** Default: real time scaled by `timeScale`. */
@@ -118,10 +117,6 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
         {
           clock,
           runner,
-
-          buildPlan: planFromSources(host.cwd, {}),
-          preflight: preflightVerdict(host.cwd, env, clock),
-          transformsFor: plannerTransforms,
           onPlan: (plan, context) => {
             if (!context.resumed) built = plan;
           },
@@ -151,10 +146,7 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
     const verified = await verify(
       { ...target, distro: scenario.distribution === 'none' ? 'kubeadm' : scenario.distribution },
       runHost,
-      {
-        clock,
-        instances: deps.instances(env),
-      },
+      { clock, ...(deps.instances ? { instances: deps.instances(env) } : {}) },
     );
 
     const end = clock.now();

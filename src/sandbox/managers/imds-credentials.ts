@@ -1,6 +1,7 @@
 import { MetadataService } from '@aws-sdk/ec2-metadata-service';
 import type { Clock } from '../../clock/index.js';
 import type { AwsStaticCredentials } from '../cloud-controllers/aws-api.js';
+import { ComponentError } from '../component-error.js';
 
 /** Refresh this long before the credentials expire, as the SDK's instance-metadata provider does. */
 const REFRESH_BEFORE_MS = 5 * 60_000;
@@ -18,7 +19,8 @@ export function imdsCredentials(endpoint: string, clock: Clock): () => Promise<A
     const imds = new MetadataService({ endpoint, retries: 0 });
     const listing = await clock.track(imds.request('/latest/meta-data/iam/security-credentials/', {}));
     const role = listing.trim().split('\n')[0]?.trim();
-    if (!role) throw new Error('the instance has no IAM role (IMDS iam/security-credentials/ is empty)');
+    if (!role)
+      throw new ComponentError('the instance has no IAM role (IMDS iam/security-credentials/ is empty)');
     const doc = JSON.parse(
       await clock.track(imds.request(`/latest/meta-data/iam/security-credentials/${role}`, {})),
     ) as {

@@ -18,13 +18,8 @@ import {
   type ManagerProfile,
   type OwnershipDisagreement,
 } from '../../core/ownership/index.js';
-import {
-  DEFAULT_TIMINGS,
-  JITTER_FACTOR,
-  kubeLeaseWatcherApi,
-  watchLeases,
-  type ElectionTimings,
-} from '../../election/index.js';
+import { DEFAULT_TIMINGS, JITTER_FACTOR, type ElectionTimings } from '../../election/index.js';
+import { kubeLeaseWatcherApi, watchLeases } from '../../election/testing.js';
 import { rollingMigration } from '../../election/rehearsal/rolling-migration.js';
 import { kubeConfigFor } from '../cloud-controllers/kube-api.js';
 import { startSimulatedManager, type SimulatedManager } from '../managers/index.js';

@@ -14,9 +14,9 @@ import {
   LeaderElector,
   LeaseLockError,
   kubeLeaseApi,
-  rehearseMigration,
   type LeaderElectionEvent,
 } from '../../../src/election/index.js';
+import { rehearseMigration } from '../../../src/election/testing.js';
 import {
   startKubeApiServer,
   writeKubeconfig,

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Change } from '../../../src/core/plan/plan-types.js';
-import { rke2Applier } from '../../../src/engine/appliers/rke2.js';
-import { schedulingApplier, patchObjectApplier } from '../../../src/engine/appliers/cluster.js';
+import { objectDefinitionApplier } from '../../../src/engine/appliers/definition-object.js';
+import { schedulingApplier } from '../../../src/engine/appliers/node-scheduling.js';
+import { patchObjectApplier } from '../../../src/engine/appliers/object-changes.js';
 import { journalFor, plan, step } from '../../../src/engine/testing/plan-fixtures.js';
 import type { JsonRecord } from '../../../src/engine/object-diff/json.js';
 import { engineSandbox, type EngineSandbox } from './harness.js';
@@ -57,7 +58,7 @@ describe('RKE2 Cluster edits (optimistic concurrency)', () => {
     seedRancherCluster();
     const objects = sb.objects();
     let transforms = 0;
-    const applier = rke2Applier({
+    const applier = objectDefinitionApplier({
       objectsFor: () => objects,
       // The step's pure transformation; the first time it runs, Rancher (here: the store) edits the Cluster
       // between our GET and our PUT.
@@ -117,7 +118,7 @@ describe('RKE2 Cluster edits (optimistic concurrency)', () => {
   it('falls back to the recorded patch idempotently when no transformation is given', async () => {
     seedRancherCluster();
     const objects = sb.objects();
-    const applier = rke2Applier({ objectsFor: () => objects });
+    const applier = objectDefinitionApplier({ objectsFor: () => objects });
     const s = step('enable-leader-migration', [enableMigration]);
     const ctx = { step: s, index: 0, journal: journalFor(plan([s], 'rke2')) };
     const backup = await applier.capture(enableMigration, ctx);

@@ -12,11 +12,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RealClock } from '../../../src/clock/index.js';
 import type { Change } from '../../../src/core/plan/plan-types.js';
-import { parseCommandTemplate } from '../../../src/adapters/process/command-template.js';
+import { localFiles } from '../../../src/adapters/files/backed-up-write.js';
 import { ProcessRunner } from '../../../src/adapters/process/run-command.js';
-import { rkeApplier } from '../../../src/engine/appliers/rke.js';
-import { nodeFileApplier } from '../../../src/engine/appliers/kubeadm.js';
-import { manualApplier } from '../../../src/engine/appliers/cluster.js';
+import { parseCommandTemplate } from '../../../src/engine/appliers/command-template.js';
+import { fileDefinitionApplier } from '../../../src/engine/appliers/definition-file.js';
+import { nodeFileApplier } from '../../../src/engine/appliers/node-files.js';
+import { manualApplier } from '../../../src/engine/appliers/manual.js';
 import { beginApply, recordChange } from '../../../src/engine/journal/journal-transitions.js';
 import { journalFor, plan, step } from '../../../src/engine/testing/plan-fixtures.js';
 
@@ -45,6 +46,18 @@ console.log('INFO[0010] Finished building Kubernetes cluster successfully');
   );
   chmodSync(path, 0o755);
   return path;
+}
+
+/** The file-definition applier as migrate wires it for RKE (the rollout command from rkeFacts), on the fake rke. */
+function rkeFileApplier() {
+  return fileDefinitionApplier({
+    cwd: dir,
+    clock,
+    files: localFiles,
+    runner,
+    rollout: { binary: fakeRke(), args: ['up', '--config', '{file}'] },
+    timeoutMs: 30_000,
+  });
 }
 
 const CLUSTER_YML = `# payments cluster, managed by rke
@@ -77,7 +90,7 @@ describe('RKE: cluster.yml and rke up', () => {
     const c = change('cluster.yml');
     const s = step('enable-leader-migration', [c]);
     const ctx = { step: s, index: 0, journal: journalFor(plan([s], 'rke')) };
-    const applier = rkeApplier({ cwd: dir, clock, runner, binary: fakeRke(), timeoutMs: 30_000 });
+    const applier = rkeFileApplier();
     const backup = await applier.capture(c as never, ctx);
     const outcome = await applier.apply(c as never, backup, ctx);
 
@@ -122,7 +135,7 @@ describe('RKE: cluster.yml and rke up', () => {
     };
     const s = step('switch-to-external', [c]);
     const ctx = { step: s, index: 0, journal: journalFor(plan([s], 'rke')) };
-    const applier = rkeApplier({ cwd: dir, clock, runner, binary: fakeRke(), timeoutMs: 30_000 });
+    const applier = rkeFileApplier();
     const backup = await applier.capture(c as never, ctx);
     const outcome = await applier.apply(c as never, backup, ctx);
     const record = outcome.type === 'done' ? { ...outcome.record, change: 0, at: '' } : undefined;
@@ -153,7 +166,7 @@ describe('RKE: cluster.yml and rke up', () => {
     const c = change('cluster.yml');
     const s = step('enable-leader-migration', [c]);
     const ctx = { step: s, index: 0, journal: journalFor(plan([s], 'rke')) };
-    const applier = rkeApplier({ cwd: dir, clock, runner, binary: fakeRke(), timeoutMs: 30_000 });
+    const applier = rkeFileApplier();
     const error = await applier
       .apply(c as never, await applier.capture(c as never, ctx), ctx)
       .catch((e: unknown) => e);
@@ -217,6 +230,7 @@ describe('kubeadm: node files', () => {
       controlPlaneNodes: async () => ['cp-1', 'cp-2'],
       nodeCommand: parseCommandTemplate(`${fakeSsh} {node} {path}`, '--node-command', ['node', 'path']),
       runner,
+      files: localFiles,
       timeoutMs: 10_000,
       confirm: undefined,
       manualDone: new Set(),
@@ -241,6 +255,7 @@ describe('kubeadm: node files', () => {
       controlPlaneNodes: async () => ['cp-1'],
       manifestsOut: out,
       runner,
+      files: localFiles,
       timeoutMs: 10_000,
       confirm: undefined,
       manualDone: new Set<never>(),
@@ -267,6 +282,7 @@ describe('kubeadm: node files', () => {
         ['node', 'path'],
       ),
       runner,
+      files: localFiles,
       timeoutMs: 10_000,
       confirm: undefined,
       manualDone: new Set(),
@@ -278,6 +294,7 @@ describe('kubeadm: node files', () => {
     const none = nodeFileApplier({
       controlPlaneNodes: async () => ['cp-1'],
       runner,
+      files: localFiles,
       timeoutMs: 1,
       confirm: undefined,
       manualDone: new Set(),

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ec2Instances } from '../../../src/cli/commands/verify.js';
+import { ec2Instances } from '../../../src/adapters/aws/instance-reader.js';
 import { runDemo } from '../../../src/sandbox/demo/run-demo.js';
 import { builtinScenarioNames } from '../../../src/sandbox/scenarios/index.js';
 

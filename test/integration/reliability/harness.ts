@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RealClock } from '../../../src/clock/index.js';
 import type { EngineEvent } from '../../../src/engine/events.js';
-import type { RunHost, TargetFlags } from '../../../src/engine/session/run-settings.js';
+import type { RunHost, TargetFlags } from '../../../src/toolkit/session/run-settings.js';
 import { awsEnvironment } from '../../../src/sandbox/aws/index.js';
 import { loadScenario } from '../../../src/sandbox/scenarios/index.js';
 import { startTwin, type Twin } from '../../../src/sandbox/twin/index.js';
@@ -17,7 +17,7 @@ import {
 } from '../../../src/toolkit/migrate-sources.js';
 import { rollback, type RollbackOptions, type RollbackRunResult } from '../../../src/toolkit/rollback.js';
 import { verify, type VerifyReport } from '../../../src/toolkit/verify.js';
-import { ec2Instances } from '../../../src/cli/commands/verify.js';
+import { ec2Instances } from '../../../src/adapters/aws/instance-reader.js';
 
 /**
  * A twin driven the way `uproot demo` drives it (real toolkit calls over HTTPS and the AWS SDK), on real time

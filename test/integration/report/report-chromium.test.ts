@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildReportModel, journalOwnership, renderReportHtml } from '../../../src/report/index.js';
-import { ec2Instances } from '../../../src/cli/commands/verify.js';
+import { ec2Instances } from '../../../src/adapters/aws/instance-reader.js';
 import { runDemo } from '../../../src/sandbox/demo/run-demo.js';
 import { journalSchema } from '../../../src/engine/journal/journal-schema.js';
 import { journalFor, plan, step } from '../../../src/engine/testing/plan-fixtures.js';

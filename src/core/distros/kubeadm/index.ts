@@ -1,6 +1,7 @@
 /** kubeadm-style static pod control planes (seed 003). */
 import { InputError } from '../../../errors/index.js';
 import type { DistroPlanner } from '../distro.js';
+import { kubeadmFacts } from './kubeadm-facts.js';
 import { isRecord } from '../shared/json-value.js';
 import { documentValue, editYamlText, parseStream } from '../shared/yaml-edit.js';
 import { isCcmPod } from './ccm-static-pod.js';
@@ -15,6 +16,7 @@ import { kubeadmApplyStep } from './kubeadm-steps.js';
 
 export const kubeadmPlanner: DistroPlanner = {
   name: 'kubeadm',
+  facts: kubeadmFacts,
   detect: (documents) => documents.some(isKcmManifest),
   read: (files) => readKubeadmManifests(files),
   plan: (definition, options) => planKubeadm(definition as KubeadmDefinition, options),

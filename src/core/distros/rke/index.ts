@@ -1,5 +1,6 @@
 /** RKE (RKE1) planner: cluster.yml, or Rancher's rancher_kubernetes_engine_config form. */
 import type { DistroPlanner } from '../distro.js';
+import { rkeFacts } from './rke-facts.js';
 import { singleFile } from '../shared/yaml-source.js';
 import { isRkeDocument, readRkeCluster, type RkeDefinition } from './rke-cluster.js';
 import { planRke } from './rke-planner.js';
@@ -8,6 +9,7 @@ import { rkeApplyStepToText } from './rke-text.js';
 
 export const rkePlanner: DistroPlanner = {
   name: 'rke',
+  facts: rkeFacts,
   detect: (documents) => documents.some(isRkeDocument),
   read: (files) =>
     readRkeCluster(

@@ -1,5 +1,6 @@
 /** RKE2 (Rancher provisioning v2) planner. */
 import type { DistroPlanner } from '../distro.js';
+import { rke2Facts } from './rke2-facts.js';
 import { singleFile } from '../shared/yaml-source.js';
 import { findClusters, readRke2Cluster, type Rke2Definition } from './rke2-cluster.js';
 import { planRke2 } from './rke2-planner.js';
@@ -8,6 +9,7 @@ import { rke2ApplyStepToText } from './rke2-text.js';
 
 export const rke2Planner: DistroPlanner = {
   name: 'rke2',
+  facts: rke2Facts,
   detect: (documents) => findClusters(documents).length > 0,
   read: (files) =>
     readRke2Cluster(

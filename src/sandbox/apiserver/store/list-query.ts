@@ -35,21 +35,18 @@ export function encodeContinue(rv: number, lastKey: string): string {
 }
 
 export function decodeContinue(token: string): ContinuePosition {
+  let parsed: { v?: unknown; rv?: unknown; start?: unknown } | undefined;
   try {
-    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as {
-      v?: unknown;
-      rv?: unknown;
-      start?: unknown;
-    };
-    if (parsed.v !== 'meta.k8s.io/v1' || typeof parsed.rv !== 'number' || typeof parsed.start !== 'string') {
-      throw new Error('bad shape');
-    }
-    return { rv: parsed.rv, start: parsed.start };
+    parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as typeof parsed;
   } catch {
+    parsed = undefined;
+  }
+  if (parsed?.v !== 'meta.k8s.io/v1' || typeof parsed.rv !== 'number' || typeof parsed.start !== 'string') {
     throw badRequest(
       'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)',
     );
   }
+  return { rv: parsed.rv, start: parsed.start };
 }
 
 /**

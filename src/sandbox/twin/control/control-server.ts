@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { InputError } from '../../../errors/index.js';
 
 /**
  * The twin's control endpoint: a small loopback HTTP server that `uproot sandbox ledger|status|rke-up|down`
@@ -45,7 +46,11 @@ async function readBody(req: IncomingMessage): Promise<string> {
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new Error('request body too large');
+    if (size > MAX_BODY) {
+      throw new InputError('UP-SANDBOX-CONTROL', 'request body too large', {
+        hint: `send at most ${MAX_BODY} bytes`,
+      });
+    }
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');

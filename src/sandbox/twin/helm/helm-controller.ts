@@ -7,6 +7,7 @@ import { R, type TwinKube } from '../kube/twin-kube.js';
 import { WorkQueue } from '../runtime/work-queue.js';
 import { CCM_CHART_NAME, renderCcmChart } from './ccm-chart.js';
 import type { ManifestApplier } from './manifest-applier.js';
+import { ComponentError } from '../../component-error.js';
 
 /**
  * A simulated helm-controller (k3s-io/helm-controller, which RKE2 bundles): `HelmChart` objects
@@ -80,7 +81,7 @@ export class HelmController {
     try {
       const parsed: unknown = typeof spec.valuesContent === 'string' ? parse(spec.valuesContent) : {};
       if (parsed !== null && parsed !== undefined && !isRecord(parsed))
-        throw new Error('valuesContent is not a map');
+        throw new ComponentError('valuesContent is not a map');
       values = (parsed as Record<string, unknown> | null) ?? {};
     } catch (error) {
       this.fail(

@@ -1,5 +1,6 @@
 import type { Clock } from '../../../clock/index.js';
 import type { InstanceLayout } from '../layout/cluster-layout.js';
+import { ComponentError } from '../../component-error.js';
 
 /**
  * What a machine learns about itself from instance metadata (IMDSv2 on the AWS emulator, at the instance's
@@ -24,14 +25,14 @@ export async function readInstanceMetadata(endpoint: string, clock: Clock): Prom
       headers: { 'x-aws-ec2-metadata-token-ttl-seconds': '21600' },
     }),
   );
-  if (!tokenResponse.ok) throw new Error(`instance metadata token: HTTP ${tokenResponse.status}`);
+  if (!tokenResponse.ok) throw new ComponentError(`instance metadata token: HTTP ${tokenResponse.status}`);
   const token = await clock.track(tokenResponse.text());
   const get = async (path: string): Promise<string> => {
     const response = await clock.track(
       fetch(`${base}latest/${path}`, { headers: { 'x-aws-ec2-metadata-token': token } }),
     );
     const text = await clock.track(response.text());
-    if (!response.ok) throw new Error(`instance metadata ${path}: HTTP ${response.status}`);
+    if (!response.ok) throw new ComponentError(`instance metadata ${path}: HTTP ${response.status}`);
     return text;
   };
   const [identity, hostname, localHostname] = await Promise.all([

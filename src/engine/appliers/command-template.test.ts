@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommandTemplate, renderCommand } from './command-template.js';
-import { describeCommand } from './run-command.js';
-import { redactSecrets } from './redact.js';
+import { describeCommand, parseCommandTemplate, renderCommand } from './command-template.js';
+import { redactSecrets } from '../redact.js';
 
 describe('command templates', () => {
   it('splits words without a shell and substitutes placeholders per node', () => {

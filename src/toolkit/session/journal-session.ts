@@ -3,19 +3,21 @@
  * clusters it talks to, and where the journal lives (the management cluster for RKE2 under Rancher).
  */
 import { RealClock, systemRandom, type Clock, type Random } from '../../clock/index.js';
-import type { KubeObjects } from '../../adapters/kube/kube-objects.js';
+import type { ObjectStore } from '../../engine/ports.js';
 import { kubeconfigConnect, type Clusters, type Connect } from './cluster-access.js';
-import { journalLocationFor, parseRancherCluster } from './journal-location.js';
-import type { RunHost, TargetFlags } from './run-settings.js';
+import { parseClusterRef, type RancherClusterRef } from '../../core/distros/rke2/cluster-ref.js';
+import { journalLocationFor } from '../../engine/journal/journal-location.js';
+import type { TargetFlags } from '../targets.js';
+import type { RunHost } from './run-settings.js';
 
 export interface JournalSession {
   readonly clock: Clock;
   readonly random: Random;
   readonly clusters: Clusters;
-  readonly rancher: ReturnType<typeof parseRancherCluster> | undefined;
+  readonly rancher: RancherClusterRef | undefined;
   readonly location: ReturnType<typeof journalLocationFor>;
   /** The cluster that holds the journal and the lock. */
-  readonly journalObjects: KubeObjects;
+  readonly journalObjects: ObjectStore;
 }
 
 export function connectJournalSession(
@@ -26,7 +28,7 @@ export function connectJournalSession(
   const clock = deps.clock ?? new RealClock();
   const random = deps.random ?? systemRandom;
   const clusters = (deps.connect ?? kubeconfigConnect({ env: host.env, clock, random }))(options);
-  const rancher = options.cluster ? parseRancherCluster(options.cluster) : undefined;
+  const rancher = options.cluster ? parseClusterRef(options.cluster) : undefined;
   const location = journalLocationFor(rancher);
   const journalObjects = location.api === 'management' ? clusters.management! : clusters.downstream;
   return { clock, random, clusters, rancher, location, journalObjects };

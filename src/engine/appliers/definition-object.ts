@@ -1,14 +1,14 @@
 /**
- * RKE2 under Rancher: the step edits the provisioning.cattle.io/v1 Cluster in the management cluster. The
+ * `edit-cluster-definition` on an object. RKE2 under Rancher: the step edits the provisioning.cattle.io/v1 Cluster in the management cluster. The
  * step's transformation is applied to the Cluster as read and PUT with its resourceVersion; on 409 it is read
  * and transformed again, so edits Rancher or a person made meanwhile survive. Rancher then rolls the change
  * out to the nodes (the cluster-rolled-out gate waits for that).
  */
 import type { Change } from '../../core/plan/plan-types.js';
-import type { KubeObjects } from '../../adapters/kube/kube-objects.js';
 import { InternalError } from '../../errors/index.js';
 import type { Backup } from '../journal/journal-schema.js';
 import type { JsonRecord } from '../object-diff/json.js';
+import type { ObjectStore } from '../ports.js';
 import type { UndoOutcome } from '../rollback/run-rollback.js';
 import type { ChangeOutcome } from '../run-plan.js';
 import type { ApplyContext, ChangeApplier, StepTransform, UndoContext } from './applier-types.js';
@@ -19,7 +19,7 @@ type EditObject = Extract<Change, { type: 'edit-cluster-definition' }>;
 
 export interface ObjectDefinitionDeps {
   /** Objects in the API the target names (management for Rancher's Cluster). */
-  readonly objectsFor: (api: 'downstream' | 'management') => KubeObjects;
+  readonly objectsFor: (api: 'downstream' | 'management') => ObjectStore;
   readonly transform?: StepTransform;
 }
 
@@ -32,7 +32,7 @@ function refOf(change: EditObject) {
   return change.target;
 }
 
-export function rke2Applier(deps: ObjectDefinitionDeps): ChangeApplier<EditObject> {
+export function objectDefinitionApplier(deps: ObjectDefinitionDeps): ChangeApplier<EditObject> {
   const transformFor = (change: EditObject, ctx: ApplyContext) => (live: JsonRecord) =>
     transformDefinition(deps.transform, ctx.step.id, live, change);
   return {

@@ -6,6 +6,7 @@ import type { Clock, Random } from '../../clock/index.js';
 import { loadKubeConfig } from '../../adapters/kube/kubeconfig.js';
 import { KubeClient } from '../../adapters/kube/kube-client.js';
 import { KubeObjects } from '../../adapters/kube/kube-objects.js';
+import type { ObjectStore } from '../../engine/ports.js';
 
 export interface ClusterTargets {
   readonly kubeconfig?: string;
@@ -14,8 +15,8 @@ export interface ClusterTargets {
 }
 
 export interface Clusters {
-  readonly downstream: KubeObjects;
-  readonly management?: KubeObjects;
+  readonly downstream: ObjectStore;
+  readonly management?: ObjectStore;
 }
 
 export type Connect = (targets: ClusterTargets) => Clusters;

@@ -1,5 +1,5 @@
 /**
- * kubeadm-style static pods: the step's files (kube-controller-manager.yaml, the leader-migration config)
+ * `write-file` / `delete-file` on the control-plane nodes. kubeadm-style static pods: the step's files (kube-controller-manager.yaml, the leader-migration config)
  * reach each control-plane node either through a directory the user distributes (`--manifests-out DIR`,
  * written as DIR/<node>/<path>, then a person confirms they are in place) or through a per-node command
  * (`--node-command 'ssh {node} sudo tee {path}'`, the content on stdin). The kubelet then restarts the static
@@ -9,13 +9,13 @@
  */
 import { join } from 'node:path';
 import type { Change } from '../../core/plan/plan-types.js';
-import { writeFileAtomic } from '../../adapters/files/atomic-write.js';
-import { renderCommand, type CommandTemplate } from '../../adapters/process/command-template.js';
-import { describeCommand, type CommandRunner } from '../../adapters/process/run-command.js';
 import { ExitCode, InputError, UprootError } from '../../errors/index.js';
+import type { CommandRunner, FileStore } from '../ports.js';
 import type { ChangeOutcome } from '../run-plan.js';
 import type { ApplyContext, ChangeApplier } from './applier-types.js';
-import { confirmManual, type ClusterApplierDeps } from './cluster.js';
+import { describeCommand, renderCommand, type CommandTemplate } from './command-template.js';
+import { confirmManual } from './manual.js';
+import type { ClusterApplierDeps } from './object-changes.js';
 import {
   differingNodes,
   managerManifest,
@@ -32,6 +32,7 @@ export interface NodeFileDeps extends Pick<ClusterApplierDeps, 'confirm' | 'manu
   readonly nodeCommand?: CommandTemplate;
   readonly nodeDeleteCommand?: CommandTemplate;
   readonly runner: CommandRunner;
+  readonly files: FileStore;
   readonly timeoutMs: number;
   /** Waits for a node's manager to run a written manifest before the next node (node-by-node roll). */
   readonly staticPods?: StaticPodWaitDeps;
@@ -119,7 +120,7 @@ export function nodeFileApplier(deps: NodeFileDeps): ChangeApplier<NodeFile> {
     }
     if (change.type === 'write-file' && deps.manifestsOut) {
       const written = nodes.map((node) => outPath(deps.manifestsOut!, node, change.path));
-      for (const file of written) writeFileAtomic(file, change.content);
+      for (const file of written) deps.files.writeAtomic(file, change.content);
       return confirmManual(
         deps,
         ctx,

@@ -1,21 +1,21 @@
 /**
- * RKE: the step edits cluster.yml (comments kept, the previous version kept beside it as
- * cluster.yml.uproot-<step>-<timestamp>.bak, atomic replace) and then runs `rke up --config cluster.yml` in
- * the file's directory, which rolls the change out. `rke up` is declarative, so running it again after a
- * crash is safe; the change is recorded as done only once `rke up` succeeded.
+ * `edit-cluster-definition` on a file. RKE: the step edits cluster.yml (comments kept, the previous version
+ * kept beside it as cluster.yml.uproot-<step>-<timestamp>.bak, atomic replace) and then runs the
+ * distribution's rollout command (`rke up --config cluster.yml`) in the file's directory, which rolls the
+ * change out. `rke up` is declarative, so running it again after a crash is safe; the change is recorded as
+ * done only once the rollout succeeded.
  */
+import { createHash } from 'node:crypto';
 import { basename, dirname, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { Change } from '../../core/plan/plan-types.js';
-import { readFileIfExists, sha256 } from '../../adapters/files/atomic-write.js';
-import { writeWithBackup } from '../../adapters/files/backed-up-write.js';
-import { describeCommand, type CommandRunner } from '../../adapters/process/run-command.js';
 import type { Clock } from '../../clock/index.js';
 import { ExitCode, InputError, InternalError, UprootError } from '../../errors/index.js';
 import type { Backup } from '../journal/journal-schema.js';
 import { diffFields, invertFields } from '../object-diff/field-diff.js';
 import { isRecord, type JsonRecord } from '../object-diff/json.js';
 import type { UndoOutcome } from '../rollback/run-rollback.js';
+import type { CommandRunner, FileStore } from '../ports.js';
 import type { ChangeOutcome } from '../run-plan.js';
 import type {
   ApplyContext,
@@ -24,17 +24,28 @@ import type {
   StepTransform,
   UndoContext,
 } from './applier-types.js';
+import { describeCommand } from './command-template.js';
 import { transformDefinition } from './definition-transform.js';
 import { editDocument } from './yaml-document-edit.js';
 
 type EditFile = Extract<Change, { type: 'edit-cluster-definition' }>;
 
-export interface RkeDeps {
+/**
+ * The command that rolls a cluster file out (the distribution's fact; RKE: `rke up --config {file}`), run in
+ * the file's directory with `{file}` replaced by the file's name.
+ */
+export interface RolloutCommand {
+  /** The program (--rke-binary overrides RKE's `rke`). */
+  readonly binary: string;
+  readonly args: readonly string[];
+}
+
+export interface FileDefinitionDeps {
   readonly cwd: string;
   readonly clock: Clock;
+  readonly files: FileStore;
   readonly runner: CommandRunner;
-  /** Path of the rke binary (--rke-binary). */
-  readonly binary: string;
+  readonly rollout: RolloutCommand;
   readonly timeoutMs: number;
   readonly transform?: StepTransform;
   /** Preferred: the distribution's transformation of the file's text, which keeps every untouched byte. */
@@ -66,16 +77,17 @@ function readYaml(path: string, text: string): { doc: ReturnType<typeof parseDoc
   return { doc, value: isRecord(value) ? value : {} };
 }
 
-export function rkeApplier(deps: RkeDeps): ChangeApplier<EditFile> {
+export function fileDefinitionApplier(deps: FileDefinitionDeps): ChangeApplier<EditFile> {
   const runRkeUp = async (path: string): Promise<string> => {
-    const args = ['up', '--config', basename(path)];
+    const args = deps.rollout.args.map((a) => a.replace(/\{file\}/g, basename(path)));
+    const binary = deps.rollout.binary;
     const result = await deps.runner.run({
-      file: deps.binary,
+      file: binary,
       args,
       cwd: dirname(path),
       timeoutMs: deps.timeoutMs,
     });
-    const command = describeCommand(deps.binary, args);
+    const command = describeCommand(binary, args);
     if (result.type === 'exited' && result.exitCode === 0) return `${command} succeeded`;
     const output =
       result.type === 'not-started'
@@ -89,7 +101,7 @@ export function rkeApplier(deps: RkeDeps): ChangeApplier<EditFile> {
         exitCode: ExitCode.failed,
         hint:
           result.type === 'not-started'
-            ? `check --rke-binary (${deps.binary})`
+            ? `check --rke-binary (${binary})`
             : 'fix what rke reports, then run `uproot migrate --resume` (cluster.yml already holds the change; rke up runs again)',
       },
     );
@@ -100,9 +112,9 @@ export function rkeApplier(deps: RkeDeps): ChangeApplier<EditFile> {
   return {
     capture: async (change): Promise<Backup> => {
       const path = pathOf(change, deps.cwd);
-      const content = readFileIfExists(path);
+      const content = deps.files.read(path);
       if (content === undefined) {
-        throw new InputError('UP-RKE-CLUSTER-FILE', `${path} does not exist`, {
+        throw new InputError('UP-CLUSTER-FILE-UNREADABLE', `cannot read ${path}: it does not exist`, {
           location: { file: path },
           hint: 'pass the cluster.yml rke manages with --cluster-file',
         });
@@ -111,12 +123,12 @@ export function rkeApplier(deps: RkeDeps): ChangeApplier<EditFile> {
     },
     apply: async (change, backup, ctx): Promise<ChangeOutcome> => {
       const path = pathOf(change, deps.cwd);
-      const text = readFileIfExists(path) ?? '';
+      const text = deps.files.read(path) ?? '';
       const { doc, value } = readYaml(path, text);
       const ownText = deps.transformText?.(ctx.step.id, text, change);
       const next = ownText !== undefined ? readYaml(path, ownText).value : transformFor(change, ctx)(value);
       const content = ownText ?? (editDocument(doc, value, next) > 0 ? doc.toString() : text);
-      const write = writeWithBackup(path, content, ctx.step.id, deps.clock.now());
+      const write = deps.files.writeWithBackup(path, content, ctx.step.id, deps.clock.now());
       const rkeUp = await runRkeUp(path);
       const before = backup?.type === 'file' ? readYaml(path, backup.content).value : value;
       return {
@@ -132,7 +144,7 @@ export function rkeApplier(deps: RkeDeps): ChangeApplier<EditFile> {
     },
     undo: async (change, backup, ctx: UndoContext): Promise<UndoOutcome> => {
       const path = pathOf(change, deps.cwd);
-      const text = readFileIfExists(path) ?? '';
+      const text = deps.files.read(path) ?? '';
       let content: string;
       if (backup?.type === 'file' && ctx.record?.writtenSha256 === sha256(text)) {
         content = backup.content; // untouched since: restore the user's exact file
@@ -153,7 +165,7 @@ export function rkeApplier(deps: RkeDeps): ChangeApplier<EditFile> {
         editDocument(doc, value, inverse.value);
         content = doc.toString();
       }
-      const write = writeWithBackup(path, content, `undo-${ctx.step.id}`, deps.clock.now());
+      const write = deps.files.writeWithBackup(path, content, `undo-${ctx.step.id}`, deps.clock.now());
       const rkeUp = await runRkeUp(path);
       return {
         type: write.changed ? 'undone' : 'nothing-to-undo',
@@ -161,4 +173,9 @@ export function rkeApplier(deps: RkeDeps): ChangeApplier<EditFile> {
       };
     },
   };
+}
+
+/** What a written file's record carries, to tell later whether someone edited it since. */
+export function sha256(content: string): string {
+  return createHash('sha256').update(content).digest('hex');
 }

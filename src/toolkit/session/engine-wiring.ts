@@ -1,30 +1,30 @@
 /**
- * Assembles what the executor and rollback need from the adapters: the appliers for every change type, the
- * gate runner, and the journal store with its local mirror.
+ * Assembles what the executor and rollback need from the adapters: the appliers for every change type and
+ * the gate runner, with the distribution's facts (control-plane selector, rollout command) from its planner.
+ * The one place that hands adapters to the engine's appliers.
  */
 import type { Clock, Random } from '../../clock/index.js';
+import { distroFacts, controlPlaneSelectorFor } from '../../core/distros/distro-facts.js';
 import type { MigrationPlan, StepId } from '../../core/plan/plan-types.js';
-import { nodeScheduling } from '../../adapters/kube/object-writer.js';
+import { localFiles } from '../../adapters/files/backed-up-write.js';
 import { KubeGateReader } from '../../adapters/kube/gate-reader.js';
-import type { CommandTemplate } from '../../adapters/process/command-template.js';
-import type { CommandRunner } from '../../adapters/process/run-command.js';
-import type { Confirm, StepTransforms } from '../appliers/applier-types.js';
-import {
-  applyObjectApplier,
-  manualApplier,
-  patchObjectApplier,
-  schedulingApplier,
-} from '../appliers/cluster.js';
-import { changeActions, type Appliers, type ChangeActions } from '../appliers/change-router.js';
-import { nodeFileApplier } from '../appliers/kubeadm.js';
-import { rkeApplier } from '../appliers/rke.js';
-import { rke2Applier } from '../appliers/rke2.js';
-import type { EventSink } from '../events.js';
-import { createGateRunner } from '../gates/gate-runner.js';
-import type { OwnershipInference } from '../gates/ownership.js';
-import type { GateRun } from '../run-plan.js';
+import type { Confirm, StepTransforms } from '../../engine/appliers/applier-types.js';
+import { changeActions, type Appliers, type ChangeActions } from '../../engine/appliers/change-router.js';
+import type { CommandTemplate } from '../../engine/appliers/command-template.js';
+import { fileDefinitionApplier } from '../../engine/appliers/definition-file.js';
+import { objectDefinitionApplier } from '../../engine/appliers/definition-object.js';
+import { manualApplier } from '../../engine/appliers/manual.js';
+import { nodeFileApplier } from '../../engine/appliers/node-files.js';
+import { nodeScheduling } from '../../engine/appliers/object-writer.js';
+import { schedulingApplier } from '../../engine/appliers/node-scheduling.js';
+import { applyObjectApplier, patchObjectApplier } from '../../engine/appliers/object-changes.js';
+import type { EventSink } from '../../engine/events.js';
+import { createGateRunner } from '../../engine/gates/gate-runner.js';
+import type { OwnershipInference } from '../../engine/gates/ownership.js';
+import { clusterRefOf } from '../../engine/journal/journal-location.js';
+import type { CommandRunner, GateReader } from '../../engine/ports.js';
+import type { GateRun } from '../../engine/run-plan.js';
 import { objectsFor, type Clusters } from './cluster-access.js';
-import { clusterRefOf, controlPlaneSelectorFor } from './journal-location.js';
 
 export interface ExecutionSettings {
   readonly cwd: string;
@@ -36,7 +36,8 @@ export interface ExecutionSettings {
   readonly manualDone: ReadonlySet<StepId>;
   readonly transforms?: StepTransforms;
   readonly runner: CommandRunner;
-  readonly rke: { readonly binary: string; readonly timeoutMs: number };
+  /** The rollout command's timeout, and its program when --rke-binary overrides the distribution's. */
+  readonly rke: { readonly binary?: string; readonly timeoutMs: number };
   readonly nodeFiles: {
     readonly manifestsOut?: string;
     readonly nodeCommand?: CommandTemplate;
@@ -51,7 +52,7 @@ export interface ExecutionSettings {
 
 export interface Execution extends ChangeActions {
   readonly runGate: (input: Parameters<ReturnType<typeof createGateRunner>>[0]) => Promise<GateRun>;
-  readonly reader: KubeGateReader;
+  readonly reader: GateReader;
 }
 
 export function wireExecution(
@@ -60,6 +61,7 @@ export function wireExecution(
   settings: ExecutionSettings,
 ): Execution {
   const objects = objectsFor(clusters);
+  const facts = distroFacts(plan.distro);
   const selector = controlPlaneSelectorFor(plan);
   const object = settings.transforms?.object;
   const text = settings.transforms?.text;
@@ -72,20 +74,32 @@ export function wireExecution(
   };
   const reader = new KubeGateReader(clusters.downstream, clusters.management);
   const appliers: Appliers = {
-    objectDefinition: rke2Applier({ objectsFor: objects, ...(object ? { transform: object } : {}) }),
-    fileDefinition: rkeApplier({
-      cwd: settings.cwd,
-      clock: settings.clock,
-      runner: settings.runner,
-      binary: settings.rke.binary,
-      timeoutMs: settings.rke.timeoutMs,
+    objectDefinition: objectDefinitionApplier({
+      objectsFor: objects,
       ...(object ? { transform: object } : {}),
-      ...(text ? { transformText: text } : {}),
     }),
+    ...(facts.rollout.type === 'command'
+      ? {
+          fileDefinition: fileDefinitionApplier({
+            cwd: settings.cwd,
+            clock: settings.clock,
+            files: localFiles,
+            runner: settings.runner,
+            rollout: {
+              binary: settings.rke.binary ?? facts.rollout.command[0],
+              args: facts.rollout.command.slice(1),
+            },
+            timeoutMs: settings.rke.timeoutMs,
+            ...(object ? { transform: object } : {}),
+            ...(text ? { transformText: text } : {}),
+          }),
+        }
+      : {}),
     nodeFile: nodeFileApplier({
       ...clusterDeps,
       controlPlaneNodes: async () => (await nodeScheduling(clusters.downstream, selector)).map((n) => n.name),
       runner: settings.runner,
+      files: localFiles,
       timeoutMs: settings.nodeFiles.timeoutMs,
       ...(settings.nodeFiles.manifestsOut ? { manifestsOut: settings.nodeFiles.manifestsOut } : {}),
       ...(settings.nodeFiles.nodeCommand ? { nodeCommand: settings.nodeFiles.nodeCommand } : {}),
@@ -108,7 +122,7 @@ export function wireExecution(
   const runGate = createGateRunner({
     reader,
     clock: settings.clock,
-    context: { distro: plan.distro, controlPlaneSelector: selector, ...(clusterRef ? { clusterRef } : {}) },
+    context: { facts, controlPlaneSelector: selector, ...(clusterRef ? { clusterRef } : {}) },
     timeoutScale: settings.gateTimeoutScale,
     ...(settings.inference ? { inference: settings.inference } : {}),
     ...(settings.random ? { random: settings.random } : {}),

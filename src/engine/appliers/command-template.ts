@@ -5,6 +5,7 @@
  * its arguments into one command line on the other side).
  */
 import { InputError } from '../../errors/index.js';
+import { redactSecrets } from '../redact.js';
 
 export type TemplatePlaceholder = 'node' | 'path';
 
@@ -86,4 +87,9 @@ function bad(source: string, field: string, what: string): InputError {
     location: { field, value: source },
     hint: `write it like 'ssh {node} sudo tee {path}' (the file content arrives on stdin)`,
   });
+}
+
+/** The command line as it may be shown (secrets redacted). */
+export function describeCommand(file: string, args: readonly string[]): string {
+  return redactSecrets([file, ...args].map((a) => (/[\s'"]/.test(a) ? JSON.stringify(a) : a)).join(' '));
 }

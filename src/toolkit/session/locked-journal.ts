@@ -6,15 +6,15 @@ import { hostname } from 'node:os';
 import type { Clock, Random } from '../../clock/index.js';
 import { ConfigMapJournalStore } from '../../adapters/kube/journal-store.js';
 import { MigrationLock } from '../../adapters/kube/migration-lock.js';
-import type { LocalProcesses, LockTakeover } from '../lock/holder-process.js';
+import type { LocalProcesses, LockTakeover } from '../../engine/lock/holder-process.js';
 import { JournalMirror } from '../../adapters/files/journal-mirror.js';
-import type { KubeObjects } from '../../adapters/kube/kube-objects.js';
-import type { JournalLocation } from '../journal/journal-schema.js';
-import { lockNameFor } from './journal-location.js';
+import type { JournalLocation } from '../../engine/journal/journal-schema.js';
+import type { JournalStore, MigrationLease, ObjectStore } from '../../engine/ports.js';
+import { lockNameFor } from '../../engine/journal/journal-location.js';
 
 export interface LockedJournal {
-  readonly store: ConfigMapJournalStore;
-  readonly lock: MigrationLock;
+  readonly store: JournalStore;
+  readonly lock: MigrationLease;
   /** Aborted on the caller's signal (Ctrl-C) or when the lock is lost. */
   readonly signal: AbortSignal;
   /** The reason the lock was lost, if it was. */
@@ -36,7 +36,7 @@ export function newRunId(random: Random): string {
 }
 
 export async function openLockedJournal(options: {
-  readonly objects: KubeObjects;
+  readonly objects: ObjectStore;
   readonly location: JournalLocation;
   readonly runId: string;
   readonly clock: Clock;

@@ -4,14 +4,15 @@
  * dependencies.
  */
 import { resolve } from 'node:path';
-import { ProcessRunner, type CommandRunner } from '../../adapters/process/run-command.js';
+import { ProcessRunner } from '../../adapters/process/run-command.js';
 import type { Clock, Random } from '../../clock/index.js';
 import type { MigrationPlan } from '../../core/plan/plan-types.js';
 import { InputError } from '../../errors/index.js';
-import type { StepTransforms } from '../appliers/applier-types.js';
-import type { EventSink } from '../events.js';
-import { takeoverNote, type LocalProcesses } from '../lock/holder-process.js';
-import type { OwnershipInference } from '../gates/ownership.js';
+import type { StepTransforms } from '../../engine/appliers/applier-types.js';
+import type { EventSink } from '../../engine/events.js';
+import { takeoverNote, type LocalProcesses } from '../../engine/lock/holder-process.js';
+import type { OwnershipInference } from '../../engine/gates/ownership.js';
+import type { CommandRunner } from '../../engine/ports.js';
 import type { Connect } from './cluster-access.js';
 import { wireExecution, type Execution } from './engine-wiring.js';
 import type { JournalSession } from './journal-session.js';

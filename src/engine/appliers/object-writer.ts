@@ -5,8 +5,7 @@
  * what makes re-applying a step after a crash safe.
  */
 import { UprootError, ExitCode } from '../../errors/index.js';
-import { isKubeStatus } from './kube-client.js';
-import type { KubeObject, KubeObjects, ObjectKey } from './kube-objects.js';
+import { hasApiStatus, type KubeObject, type ObjectKey, type ObjectStore } from '../ports.js';
 
 export type UpdateResult =
   | { readonly type: 'unchanged'; readonly live: KubeObject }
@@ -23,7 +22,7 @@ export interface UpdateOptions {
 }
 
 export async function updateObject(
-  objects: KubeObjects,
+  objects: ObjectStore,
   ref: ObjectKey,
   transform: (live: KubeObject) => KubeObject,
   options: UpdateOptions = {},
@@ -42,8 +41,8 @@ export async function updateObject(
       const after = await objects.replace(body);
       return { type: 'updated', before: live, after, conflicts };
     } catch (error) {
-      if (!isKubeStatus(error, 409) || conflicts + 1 >= maxConflicts) {
-        if (isKubeStatus(error, 409)) throw tooManyConflicts(ref, conflicts + 1);
+      if (!hasApiStatus(error, 409) || conflicts + 1 >= maxConflicts) {
+        if (hasApiStatus(error, 409)) throw tooManyConflicts(ref, conflicts + 1);
         throw error;
       }
     }
@@ -105,7 +104,7 @@ export interface SchedulingChange {
 
 /** Lists the selected nodes (paged, no per-node GETs). */
 export async function nodeScheduling(
-  objects: KubeObjects,
+  objects: ObjectStore,
   selector: string,
 ): Promise<{ name: string; unschedulable: boolean }[]> {
   const nodes = await objects.list('v1', 'Node', { labelSelector: selector || undefined });
@@ -121,7 +120,7 @@ export async function nodeScheduling(
  * `only` limits the change to those node names (rollback touches only the nodes uproot flipped).
  */
 export async function setSchedulable(
-  objects: KubeObjects,
+  objects: ObjectStore,
   selector: string,
   unschedulable: boolean,
   only?: readonly string[],
@@ -137,7 +136,7 @@ export async function setSchedulable(
       });
       flipped.push(node.name);
     } catch (error) {
-      if (!isKubeStatus(error, 404)) throw error; // a node deleted meanwhile needs nothing
+      if (!hasApiStatus(error, 404)) throw error; // a node deleted meanwhile needs nothing
     }
   }
   return { nodes, flipped };

@@ -1,28 +1,17 @@
 /**
  * The flags migrate and rollback share (how changes reach the cluster, gate deadlines), validated up front so
- * bad input fails before anything is read or written.
+ * bad input fails before anything is read or written. Which cluster they talk to: targets.ts.
  */
 import { resolve } from 'node:path';
 import type { Clock, Random } from '../../clock/index.js';
 import type { StepId } from '../../core/plan/plan-types.js';
-import { parseCommandTemplate } from '../../adapters/process/command-template.js';
-import type { CommandRunner } from '../../adapters/process/run-command.js';
 import { InputError } from '../../errors/index.js';
-import type { StepTransforms } from '../appliers/applier-types.js';
-import type { EventSink } from '../events.js';
-import type { OwnershipInference } from '../gates/ownership.js';
+import type { StepTransforms } from '../../engine/appliers/applier-types.js';
+import { parseCommandTemplate } from '../../engine/appliers/command-template.js';
+import type { EventSink } from '../../engine/events.js';
+import type { OwnershipInference } from '../../engine/gates/ownership.js';
+import type { CommandRunner } from '../../engine/ports.js';
 import type { ExecutionSettings } from './engine-wiring.js';
-
-export interface TargetFlags {
-  readonly kubeconfig?: string;
-  readonly context?: string;
-  /** Rancher's management cluster context (RKE2 under Rancher). */
-  readonly rancherContext?: string;
-  /** The provisioning Cluster: NAME or NAMESPACE/NAME (fleet-default by default). */
-  readonly cluster?: string;
-  /** An RKE cluster.yml (or another cluster definition file the plan reads). */
-  readonly clusterFile?: string;
-}
 
 export interface ExecutionFlags {
   /** Multiplies every gate deadline (default 1). */
@@ -55,31 +44,6 @@ export interface EngineDeps {
   readonly notify?: EventSink;
 }
 
-export function validateTargets(flags: TargetFlags): void {
-  if (flags.rancherContext && !flags.cluster) {
-    throw new InputError('UP-MIGRATE-FLAGS', '--rancher-context needs --cluster NAME', {
-      location: { field: '--cluster' },
-      hint: 'pass --cluster with the provisioning.cattle.io Cluster, e.g. --cluster prod or --cluster fleet-default/prod',
-    });
-  }
-  if (flags.cluster && !flags.rancherContext) {
-    throw new InputError(
-      'UP-MIGRATE-FLAGS',
-      '--cluster needs --rancher-context (the Rancher management cluster)',
-      {
-        location: { field: '--rancher-context' },
-        hint: "pass --rancher-context with the kubeconfig context of Rancher's local cluster",
-      },
-    );
-  }
-  if (flags.clusterFile && flags.rancherContext) {
-    throw new InputError('UP-MIGRATE-FLAGS', '--cluster-file and --rancher-context are alternatives', {
-      location: { field: '--cluster-file', value: flags.clusterFile },
-      hint: 'pass one source of the cluster definition',
-    });
-  }
-}
-
 function positive(value: number | undefined, field: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value <= 0) {
@@ -109,7 +73,7 @@ export function executionSettings(
     ...(deps.transforms ? { transforms: deps.transforms } : {}),
     runner: deps.runner,
     rke: {
-      binary: flags.rkeBinary ?? 'rke',
+      ...(flags.rkeBinary ? { binary: flags.rkeBinary } : {}),
       timeoutMs: positive(flags.rkeTimeoutSeconds, '--rke-timeout', 3600) * 1000,
     },
     nodeFiles: {
@@ -132,3 +96,5 @@ export function executionSettings(
     ...(extra.force ? { force: true } : {}),
   };
 }
+
+export type { TargetFlags } from '../targets.js';

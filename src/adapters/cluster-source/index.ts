@@ -1,0 +1,9 @@
+export {
+  EXAMPLES,
+  examplesDir,
+  readClusterDefinitionFile,
+  readClusterFiles,
+  readExample,
+  readRancherCluster,
+  readRancherClusterSource,
+} from './cluster-source.js';

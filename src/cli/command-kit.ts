@@ -1,0 +1,168 @@
+/**
+ * The shared CLI kit of the commands that talk to a cluster (migrate, rollback, status, verify, demo): the
+ * target and execution flags, their translation to toolkit options, the run host, and the progress lines
+ * printed for engine events. No migration logic here.
+ */
+import { Option, type Command } from 'commander';
+import type { CliIo } from './io.js';
+import { STEP_IDS, type StepId } from '../core/plan/plan-types.js';
+import type { EngineEvent } from '../engine/events.js';
+import { describeGate } from '../engine/gates/evaluate-gate.js';
+import type { Journal } from '../engine/journal/journal-schema.js';
+import type { ExecutionFlags, RunHost } from '../toolkit/session/run-settings.js';
+import type { TargetFlags } from '../toolkit/targets.js';
+
+export interface TargetCliFlags {
+  kubeconfig?: string;
+  context?: string;
+  rancherContext?: string;
+  cluster?: string;
+  clusterFile?: string;
+}
+
+export interface ExecutionCliFlags {
+  gateTimeoutScale?: string;
+  rkeBinary?: string;
+  rkeTimeout?: string;
+  manifestsOut?: string;
+  nodeCommand?: string;
+  nodeDeleteCommand?: string;
+  nodeCommandTimeout?: string;
+  manualDone?: StepId[];
+  stateDir?: string;
+  output: string;
+}
+
+export function addTargetOptions(cmd: Command, withClusterFile = true): Command {
+  cmd
+    .option(
+      '--kubeconfig <file>',
+      'kubeconfig of the cluster being migrated (default $KUBECONFIG, ~/.kube/config)',
+    )
+    .option('--context <name>', 'kubeconfig context of the cluster being migrated')
+    .option(
+      '--rancher-context <name>',
+      "RKE2 under Rancher: the kubeconfig context of Rancher's management cluster",
+    )
+    .option(
+      '--cluster <name>',
+      'RKE2 under Rancher: the provisioning Cluster, NAME or NAMESPACE/NAME (fleet-default)',
+    );
+  if (withClusterFile)
+    cmd.option('--cluster-file <file>', 'RKE: cluster.yml; kubeadm: the manifest file or directory');
+  return cmd;
+}
+
+export function addExecutionOptions(cmd: Command): Command {
+  return cmd
+    .option('--gate-timeout-scale <n>', 'multiply every gate deadline (e.g. 2 for slow clusters)')
+    .option('--rke-binary <path>', 'RKE: the rke binary to run `rke up` with', 'rke')
+    .option('--rke-timeout <seconds>', 'RKE: how long one `rke up` may take', '3600')
+    .option(
+      '--manifests-out <dir>',
+      'kubeadm: write each node\u2019s files to DIR/<node>/<path> for you to distribute',
+    )
+    .option(
+      '--node-command <template>',
+      "kubeadm: write a file on a node, e.g. 'ssh {node} sudo tee {path}' (content on stdin)",
+    )
+    .option(
+      '--node-delete-command <template>',
+      "kubeadm: delete a file on a node, e.g. 'ssh {node} sudo rm -f {path}'",
+    )
+    .option('--node-command-timeout <seconds>', 'kubeadm: how long one node command may take', '120')
+    .addOption(
+      new Option(
+        '--manual-done <step...>',
+        'steps whose manual actions you have done (without a terminal)',
+      ).choices(STEP_IDS),
+    )
+    .option('--state-dir <dir>', 'where the local journal copy is kept', '.uproot')
+    .option('-o, --output <format>', 'text or json', 'text');
+}
+
+const num = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
+
+export function targetFlags(opts: TargetCliFlags): TargetFlags {
+  return {
+    ...(opts.kubeconfig ? { kubeconfig: opts.kubeconfig } : {}),
+    ...(opts.context ? { context: opts.context } : {}),
+    ...(opts.rancherContext ? { rancherContext: opts.rancherContext } : {}),
+    ...(opts.cluster ? { cluster: opts.cluster } : {}),
+    ...(opts.clusterFile ? { clusterFile: opts.clusterFile } : {}),
+  };
+}
+
+export function executionFlags(opts: ExecutionCliFlags): ExecutionFlags & { stateDir?: string } {
+  const out: Record<string, unknown> = {
+    gateTimeoutScale: num(opts.gateTimeoutScale),
+    rkeBinary: opts.rkeBinary,
+    rkeTimeoutSeconds: num(opts.rkeTimeout),
+    manifestsOut: opts.manifestsOut,
+    nodeCommand: opts.nodeCommand,
+    nodeDeleteCommand: opts.nodeDeleteCommand,
+    nodeCommandTimeoutSeconds: num(opts.nodeCommandTimeout),
+    manualDone: opts.manualDone,
+    stateDir: opts.stateDir,
+  };
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as ExecutionFlags;
+}
+
+export function hostOf(io: CliIo): RunHost {
+  return {
+    cwd: io.cwd,
+    env: io.env,
+    interactive: io.interactive,
+    ...(io.confirm ? { confirm: (q: string) => io.confirm!(q) } : {}),
+    ...(io.signal ? { signal: io.signal } : {}),
+  };
+}
+
+const seconds = (ms: number): string =>
+  ms >= 60_000 ? `${Math.round(ms / 6_000) / 10}m` : `${Math.round(ms / 100) / 10}s`;
+export const indent = (text: string, pad = '      '): string =>
+  text
+    .split('\n')
+    .map((l) => pad + l)
+    .join('\n');
+
+/** One progress line (or a few) per engine event, for a person watching stderr. */
+export function renderEvent(event: EngineEvent): string {
+  switch (event.type) {
+    case 'step-started':
+      return `\n→ ${event.step}: ${event.title}${event.resumed ? ' (resumed)' : ''}\n`;
+    case 'change-done':
+      return `  ✓ ${event.description}${event.outcome === 'unchanged' ? ' (already done)' : ''}${event.detail ? ` — ${event.detail}` : ''}\n`;
+    case 'gate-started':
+      return `  … ${describeGate(event.gate)}${event.timeoutMs !== undefined ? ` (up to ${seconds(event.timeoutMs)})` : ''}\n`;
+    case 'gate-waiting':
+      return `      waiting: ${event.reason}\n`;
+    case 'gate-finished':
+      return event.result.type === 'passed'
+        ? `  ✓ ${describeGate(event.gate)}${event.result.after >= 1000 ? ` after ${seconds(event.result.after)}` : ''}${event.result.detail ? ` — ${event.result.detail}` : ''}\n`
+        : `  ✗ ${describeGate(event.gate)}: ${event.result.type === 'failed' ? event.result.reason : `timed out; last: ${event.result.last}`}\n      fix: ${event.result.fix}\n`;
+    case 'step-verified':
+      return `  ✓ ${event.step} verified\n`;
+    case 'step-failed':
+      return `  ✗ ${event.step} stopped: ${event.reason}\n${event.fix ? `      fix: ${event.fix}\n` : ''}`;
+    case 'manual-action':
+      return `  ! ${event.step} needs a person:\n${indent(event.instructions)}\n`;
+    case 'undo-started':
+      return `\n← undo ${event.step}: ${event.title}\n`;
+    case 'undo-done':
+      return `  ✓ ${event.description} — ${event.detail}\n`;
+    case 'step-rolled-back':
+      return `  ✓ ${event.step} rolled back\n`;
+    case 'note':
+      return `note: ${event.message}\n`;
+  }
+}
+
+export function journalSummary(journal: Journal): unknown {
+  return {
+    cluster: journal.cluster,
+    location: journal.location,
+    revision: journal.revision,
+    steps: journal.steps.map((s) => ({ id: s.id, state: s.state })),
+  };
+}

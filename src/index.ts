@@ -1,0 +1,100 @@
+/**
+ * uproot as a library: the same calls the CLI makes (docs/library.md). Each takes plain options and returns
+ * a typed result; every I/O dependency has a real default (kubeconfig, AWS SDK, the real clock) and can be
+ * injected. Errors are `UprootError`s with a stable `code` (docs/errors.md) and an `exitCode`.
+ *
+ * The surface is checked by an API report (etc/uproot.api.md, `npm run api:check`): a change to it is a
+ * deliberate change to that file.
+ */
+
+// The toolkit
+export { preflight, type PreflightOptions, type PreflightRun } from './toolkit/preflight.js';
+export { plan, type PlanOptions, type PlanRunResult } from './toolkit/plan.js';
+export {
+  migrate,
+  type MigrateDeps,
+  type MigrateOptions,
+  type MigrateOutcome,
+  type MigrateResult,
+  type PreflightVerdict,
+} from './toolkit/migrate.js';
+export {
+  rollback,
+  type RollbackDeps,
+  type RollbackOptions,
+  type RollbackOutcome,
+  type RollbackRunResult,
+} from './toolkit/rollback.js';
+export {
+  verify,
+  VERIFY_SCHEMA_VERSION,
+  type CheckStatus,
+  type InstanceFact,
+  type InstanceReader,
+  type VerifyCheck,
+  type VerifyDeps,
+  type VerifyOptions,
+  type VerifyReport,
+} from './toolkit/verify.js';
+export {
+  status,
+  watchStatus,
+  STATUS_SCHEMA_VERSION,
+  type LeaseHolder,
+  type StatusDeps,
+  type StatusOptions,
+  type StatusReport,
+  type StatusStep,
+} from './toolkit/status.js';
+export { report, type ReportFormat, type ReportOptions, type ReportResult } from './toolkit/report.js';
+
+// What the calls share: where they run, which cluster, how changes reach it
+export type { TargetFlags } from './toolkit/targets.js';
+export type { ExecutionFlags, RunHost } from './toolkit/session/run-settings.js';
+export type { Clusters, ClusterTargets, Connect } from './toolkit/session/cluster-access.js';
+export type { RunDeps } from './toolkit/session/locked-run.js';
+export type {
+  KubeObject,
+  ListSelector,
+  ObjectKey,
+  ObjectStore,
+  PatchType,
+  CommandRunner,
+  CommandSpec,
+  CommandResult,
+} from './engine/ports.js';
+
+// The documents they return
+export type { MigrationPlan, PlanStep, StepId, Distro, Gate } from './core/plan/plan-types.js';
+export type { PreflightReport } from './core/checks/index.js';
+export type { CheckId } from './core/checks/check-result.js';
+export type { PreflightSnapshot } from './core/checks/snapshot.js';
+export type { GateResult, Journal, LeaseObservation, StepRecord } from './engine/journal/journal-schema.js';
+export type { JournalPhase } from './engine/journal/journal-transitions.js';
+export type { OwnershipInference, OwnershipOverlap } from './engine/gates/ownership.js';
+export type { RunResult } from './engine/run-plan.js';
+export type { RollbackResult } from './engine/rollback/run-rollback.js';
+export type { EngineEvent } from './engine/events.js';
+export type { NextAction } from './engine/next-action.js';
+export type { ReportModel } from './report/index.js';
+
+// Errors and exit codes
+export {
+  AbortError,
+  AccessError,
+  ExitCode,
+  GateError,
+  InputError,
+  InternalError,
+  LockError,
+  UprootError,
+  formatError,
+  type ErrorLocation,
+  type ErrorSource,
+  type UprootErrorOptions,
+} from './errors/index.js';
+
+// Time: everything that waits takes a Clock
+export { RealClock, type Clock, type Random } from './clock/index.js';
+
+export { VERSION } from './version.js';

@@ -1,0 +1,105 @@
+/**
+ * `uproot report` as a library call: read a migration journal (a journal file, or the only local copy under
+ * the state directory) and render it as HTML, Markdown or the JSON report model: steps, timings, gate results
+ * and the ownership timeline. Offline; reads no cluster.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { InputError } from '../errors/index.js';
+import { journalSchema, type Journal } from '../engine/journal/journal-schema.js';
+import {
+  buildReportModel,
+  journalOwnership,
+  renderReportHtml,
+  renderReportMarkdown,
+  type ReportModel,
+} from '../report/index.js';
+
+export type ReportFormat = 'html' | 'md' | 'json';
+
+export interface ReportOptions {
+  readonly format?: ReportFormat;
+  /** A journal file (default: the only one under `stateDir`). */
+  readonly journal?: string;
+  /** Where uproot keeps its local journal copies (default .uproot). */
+  readonly stateDir?: string;
+  /** Relative paths resolve against it (default process.cwd()). */
+  readonly cwd?: string;
+  /** The time the report is rendered at (default now). */
+  readonly now?: number;
+}
+
+export interface ReportResult {
+  readonly text: string;
+  readonly model: ReportModel;
+  readonly journal: Journal;
+}
+
+export async function report(options: ReportOptions = {}): Promise<ReportResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const file = options.journal
+    ? resolve(cwd, options.journal)
+    : findJournal(resolve(cwd, options.stateDir ?? '.uproot'));
+  const journal = readJournal(file);
+  const model = buildReportModel(journal, {
+    ownership: journalOwnership(journal),
+    now: options.now ?? Date.now(),
+  });
+  const format = options.format ?? 'html';
+  const text =
+    format === 'html'
+      ? renderReportHtml(model)
+      : format === 'md'
+        ? renderReportMarkdown(model)
+        : `${JSON.stringify(model, null, 2)}\n`;
+  return { text, model, journal };
+}
+
+function findJournal(stateDir: string): string {
+  let dirs: string[] = [];
+  try {
+    dirs = readdirSync(stateDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
+  } catch {
+    // handled below
+  }
+  if (dirs.length !== 1) {
+    throw new InputError(
+      'UP-REPORT-JOURNAL',
+      dirs.length === 0
+        ? `no migration journal under ${stateDir}`
+        : `several journals under ${stateDir}: ${dirs.join(', ')}`,
+      {
+        location: { file: stateDir, field: '--journal' },
+        hint: 'pass --journal .uproot/<cluster>/journal.json',
+      },
+    );
+  }
+  return join(stateDir, dirs[0]!, 'journal.json');
+}
+
+export function readJournal(file: string): Journal {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new InputError('UP-REPORT-JOURNAL', `cannot read journal ${file}: ${(error as Error).message}`, {
+      location: { file },
+      hint: 'pass the journal.json that uproot migrate wrote under .uproot/<cluster>/',
+    });
+  }
+  const parsed = journalSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new InputError(
+      'UP-REPORT-JOURNAL',
+      `${file} is not an uproot journal: ${issue?.message ?? 'invalid'}`,
+      {
+        location: { file, field: issue?.path.join('.') },
+        hint: 'pass the journal.json that uproot migrate wrote under .uproot/<cluster>/',
+      },
+    );
+  }
+  return parsed.data;
+}

@@ -1,0 +1,164 @@
+/**
+ * The published package as a user gets it: `npm pack` the built tree, install the tarball into a new project
+ * (from the npm cache `npm ci` filled where it can), and use it by its public entry points only — `import { plan }
+ * from 'uproot'` on a shipped example, `uproot/election`, and TypeScript's view of the same through the
+ * `exports` types. Needs dist/ built (`npm test` builds first).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plan as planInRepo } from '../../../src/toolkit/plan.js';
+
+const REPO = new URL('../../../', import.meta.url).pathname;
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+let project: string;
+let tarball: string;
+let packed: string[];
+
+function node(script: string): string {
+  return execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: project,
+    encoding: 'utf8',
+  });
+}
+
+beforeAll(() => {
+  project = mkdtempSync(join(tmpdir(), 'uproot-library-'));
+  // --ignore-scripts: pack the dist/ this test run built (prepack's clean rebuild would pull it from under
+  // the other test files running in parallel).
+  const out = execFileSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', project], {
+    cwd: REPO,
+    encoding: 'utf8',
+  });
+  const info = JSON.parse(out) as { filename: string; files: { path: string }[] }[];
+  tarball = join(project, info[0]!.filename);
+  packed = info[0]!.files.map((f) => f.path);
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'uses-uproot', private: true, type: 'module' }),
+  );
+  execFileSync(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], {
+    cwd: project,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}, 300_000);
+
+afterAll(() => {
+  if (project) rmSync(project, { recursive: true, force: true });
+});
+
+describe('the packed uproot package', () => {
+  it('ships the built library, the examples and scenarios; no build state, test fixtures or source maps', () => {
+    expect(packed).toContain('dist/index.js');
+    expect(packed).toContain('dist/index.d.ts');
+    expect(packed).toContain('dist/election/index.js');
+    expect(packed).toContain('examples/rke2-cluster.yaml');
+    expect(packed.some((p) => p.startsWith('scenarios/'))).toBe(true);
+    expect(packed.filter((p) => p.endsWith('.tsbuildinfo'))).toEqual([]);
+    expect(packed.filter((p) => /fixtures|test-support|\/testing\//.test(p))).toEqual([]);
+    expect(packed.filter((p) => p.endsWith('.map'))).toEqual([]);
+  });
+
+  it("plans a shipped example through `import { plan } from 'uproot'`, as the repository does", async () => {
+    const example = join(project, 'node_modules', 'uproot', 'examples', 'rke2-cluster.yaml');
+    expect(existsSync(example)).toBe(true);
+    const printed = node(
+      `import { plan } from 'uproot';
+       const { plan: p } = await plan({ clusterFile: ${JSON.stringify(example)} });
+       process.stdout.write(JSON.stringify(p));`,
+    );
+    const installed = JSON.parse(printed) as { distro: string; steps: { id: string }[] };
+    const { plan: expected } = await planInRepo({ clusterFile: example });
+    expect(installed.distro).toBe('rke2');
+    expect(installed).toEqual(JSON.parse(JSON.stringify(expected)));
+  });
+
+  it('answers bad input with a typed error carrying its code and exit code', () => {
+    const printed = node(
+      `import { plan, UprootError } from 'uproot';
+       try { await plan({ clusterFile: 'no-such-cluster.yaml' }); }
+       catch (e) { process.stdout.write(JSON.stringify({ is: UprootError.is(e), code: e.code, exit: e.exitCode })); }`,
+    );
+    expect(JSON.parse(printed)).toEqual({ is: true, code: 'UP-CLUSTER-FILE-UNREADABLE', exit: 2 });
+  });
+
+  it('keeps uproot/election to the elector, the lease lock and the runtime; testing tools apart; no deep imports', () => {
+    const printed = node(
+      `const election = await import('uproot/election');
+       const testing = await import('uproot/election/testing');
+       let deep = 'allowed';
+       try { await import('uproot/dist/engine/ports.js'); } catch (e) { deep = e.code; }
+       process.stdout.write(JSON.stringify({
+         election: Object.keys(election).sort(),
+         testing: Object.keys(testing).sort(),
+         deep,
+       }));`,
+    );
+    const { election, testing, deep } = JSON.parse(printed) as Record<string, string[] | string>;
+    expect(election).toEqual(
+      expect.arrayContaining(['LeaderElector', 'KubeLeaseLock', 'runControllerManager']),
+    );
+    expect(election).not.toEqual(expect.arrayContaining(['MemoryLeaseStore']));
+    expect(election).not.toContain('rehearseMigration');
+    expect(election).not.toContain('SkewedClock');
+    expect(testing).toEqual(expect.arrayContaining(['MemoryLeaseStore', 'rehearseMigration', 'SkewedClock']));
+    expect(deep).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
+  });
+
+  it('type-checks a TypeScript user of the package through its exports', () => {
+    writeFileSync(
+      join(project, 'use.ts'),
+      `import { plan, type MigrationPlan, type PlanOptions, UprootError } from 'uproot';
+import { LeaderElector, type LeaseLock } from 'uproot/election';
+const options: PlanOptions = { example: 'rke2' };
+export async function steps(): Promise<number> {
+  const { plan: p }: { plan: MigrationPlan } = await plan(options);
+  return p.steps.length;
+}
+export const isError = (e: unknown): boolean => UprootError.is(e);
+export type Elector = LeaderElector;
+export type Lock = LeaseLock;
+`,
+    );
+    // A misuse must fail: the types are really there, not `any`.
+    writeFileSync(
+      join(project, 'misuse.ts'),
+      `import { plan } from 'uproot';\nexport const p = plan({ clusterFile: 42 });\n`,
+    );
+    const tsc = (file: string) =>
+      execFileSync(
+        process.execPath,
+        [
+          join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'),
+          '--noEmit',
+          '--strict',
+          // client-node's own typings need @types/ws, which a user adds or skips; ours are checked by use.ts.
+          '--skipLibCheck',
+          '--module',
+          'nodenext',
+          '--moduleResolution',
+          'nodenext',
+          '--target',
+          'es2023',
+          '--types',
+          'node',
+          '--typeRoots',
+          join(REPO, 'node_modules', '@types'),
+          file,
+        ],
+        { cwd: project, encoding: 'utf8' },
+      );
+    tsc('use.ts');
+    let misuse = '';
+    try {
+      tsc('misuse.ts');
+    } catch (error) {
+      misuse = String((error as { stdout?: string }).stdout); // tsc reports on stdout
+    }
+    expect(misuse).toMatch(/misuse\.ts\(2,\d+\): error TS2322/);
+  });
+});
