@@ -53,6 +53,7 @@ export type { TargetFlags } from './toolkit/targets.js';
 export type { ExecutionFlags, RunHost } from './toolkit/session/run-settings.js';
 export type { Clusters, ClusterTargets, Connect } from './toolkit/session/cluster-access.js';
 export type { RunDeps } from './toolkit/session/locked-run.js';
+export type { LocalProcesses } from './engine/lock/holder-process.js';
 export type {
   KubeObject,
   ListSelector,
