@@ -9,6 +9,7 @@ import { evaluateRbacAllows, splitResource } from './access.js';
 import { evaluateClusterRolledOut } from './cluster-rollout.js';
 import { evaluateControlPlaneFlags } from './control-plane-flags.js';
 import { evaluateDaemonSetRollout } from './daemonset-rollout.js';
+import { evaluateKubernetesVersion, type VersionFacts } from './kubernetes-version.js';
 import type {
   AccessAnswer,
   ClusterObjectFacts,
@@ -53,6 +54,7 @@ export type GateSnapshot =
       readonly pods: readonly ComponentPodFacts[];
     }
   | { readonly type: 'cluster-rolled-out'; readonly cluster: ClusterObjectFacts | undefined }
+  | ({ readonly type: 'kubernetes-version' } & VersionFacts)
   | { readonly type: 'nodes-initialized'; readonly nodes: readonly NodeFacts[] }
   | { readonly type: 'load-balancers-kept'; readonly services: readonly ServiceFacts[] }
   | {
@@ -90,6 +92,8 @@ export async function readGateSnapshot(
         cluster:
           ctx.distro === 'rke2' && ctx.clusterRef ? await reader.clusterObject(ctx.clusterRef) : undefined,
       };
+    case 'kubernetes-version':
+      return { type: gate.type, ...(await readVersionFacts(reader, ctx, gate.expect.imageTag !== undefined)) };
     case 'nodes-initialized':
       return { type: gate.type, nodes: await reader.nodes() };
     case 'load-balancers-kept':
@@ -131,6 +135,18 @@ export async function readGateSnapshot(
   }
 }
 
+async function readVersionFacts(reader: GateReader, ctx: GateContext, pods: boolean): Promise<VersionFacts> {
+  const nodes = await reader.nodes();
+  const { gitVersion } = await reader.serverVersion();
+  if (!pods) return { nodes, controlPlane: [], gitVersion, pods: [] };
+  return {
+    nodes,
+    controlPlane: await reader.nodes(ctx.controlPlaneSelector),
+    gitVersion,
+    pods: await reader.controlPlanePods(),
+  };
+}
+
 /** A manager's pods; RKE runs KCM as a docker container, which has none. */
 async function managerPods(
   reader: GateReader,
@@ -161,6 +177,8 @@ export function evaluateGate(gate: Gate, snapshot: GateSnapshot, ctx: GateContex
         snapshotOf(snapshot, gate.type).cluster,
         ctx.clusterRef?.name ?? '(unknown)',
       );
+    case 'kubernetes-version':
+      return evaluateKubernetesVersion(snapshotOf(snapshot, gate.type), gate.expect, ctx.controlPlaneSelector);
     case 'nodes-initialized':
       return evaluateNodesInitialized(snapshotOf(snapshot, gate.type).nodes);
     case 'load-balancers-kept':
@@ -214,6 +232,8 @@ export function describeGate(gate: Gate): string {
       return `kube-controller-manager flags: --cloud-provider=${gate.expect.cloudProvider}, leader migration ${gate.expect.kcmLeaderMigration ? 'on' : 'off'}`;
     case 'cluster-rolled-out':
       return 'cluster rolled out';
+    case 'kubernetes-version':
+      return `every node, the API server${gate.expect.imageTag ? ' and the control-plane pods' : ''} run ${gate.expect.gitVersion}`;
     case 'nodes-initialized':
       return 'every node initialized (providerID, no uninitialized taint)';
     case 'load-balancers-kept':

@@ -73,7 +73,13 @@ export function planKubeadm(def: KubeadmDefinition, options: PlanOptions): Migra
   const versions = resolveTarget('kubeadm', def.kubernetesVersion, options.targetVersion);
   const tags = ccmTags('kubeadm', versions, options.ccmImageTag);
   const withNodeIpam = options.withNodeIpam ?? false;
-  const stepOptions = stepOptionsFor(versions, tags, 'explicit', { withNodeIpam, ccmInstall: 'static-pod' });
+  const stepOptions = stepOptionsFor(
+    versions,
+    tags,
+    'explicit',
+    { withNodeIpam, ccmInstall: 'static-pod' },
+    'roll-control-plane',
+  );
   const allVersions = releasesInvolved(versions, tags);
   const config = leaderMigrationTexts(allVersions, withNodeIpam);
   const ctx: KubeadmStepContext = {

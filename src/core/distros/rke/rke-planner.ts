@@ -96,10 +96,13 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
   const versions = resolveTarget('rke', def.kubernetesVersion, options.targetVersion);
   const tags = ccmTags('rke', versions, options.ccmImageTag);
   const chart = rkeCcmChart(runsHelmController(rke), tags);
-  const stepOptions = stepOptionsFor(versions, tags, 'default', {
-    useInstanceMetadataHostname,
-    ccmInstall: chart.helmController ? 'helm-controller' : 'helm-cli',
-  });
+  const stepOptions = stepOptionsFor(
+    versions,
+    tags,
+    'default',
+    { useInstanceMetadataHostname, ccmInstall: chart.helmController ? 'helm-controller' : 'helm-cli' },
+    'switch-to-external',
+  );
 
   const file = def.file.path;
   const fileName = baseName(file);
