@@ -22,7 +22,9 @@ export function journalOwnership(journal: Journal): OwnershipReport | undefined 
   }));
   if (observations.length < 2) return undefined;
   const kcmVersion = parseKubernetesVersion(journal.plan.kubernetes.current);
-  const ccmMinor = ccmTagMinor(journal.plan.ccm.targetTag) ?? kcmVersion.minor;
+  // The hand-over happens at the migration step; on a journey the CCM moves on later (kubernetes.upgrades).
+  const migration = journal.plan.kubernetes.upgrades?.[0];
+  const ccmMinor = ccmTagMinor(migration?.ccmTag ?? journal.plan.ccm.targetTag) ?? kcmVersion.minor;
   const ccmVersion = parseKubernetesVersion(`1.${ccmMinor}`);
   const times = observations.map((o) => o.time);
   return inferOwnership({

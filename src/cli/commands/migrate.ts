@@ -2,12 +2,12 @@
  * `uproot migrate`: parse flags, wire the real clock, clusters, planner, preflight and processes into the
  * migrate toolkit, print progress to stderr and the result to stdout (text or JSON). No migration logic here.
  */
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CommandContext, CommandRegistrar } from '../program.js';
 import { parseOutputFormat, renderDocument } from '../output.js';
 import type { CliIo } from '../io.js';
 import { RealClock } from '../../clock/index.js';
-import { STEP_IDS, type StepId } from '../../core/plan/plan-types.js';
+import { isStepId, STEP_IDS, type StepId } from '../../core/plan/plan-types.js';
 import { renderPlanText } from '../../core/plan/render-text.js';
 import { formatError } from '../../errors/index.js';
 import type { EngineEvent } from '../../engine/events.js';
@@ -81,13 +81,19 @@ export function addExecutionOptions(cmd: Command): Command {
       new Option(
         '--manual-done <step...>',
         'steps whose manual actions you have done (without a terminal)',
-      ).choices(STEP_IDS),
+      ).argParser((value: string, previous: StepId[] | undefined) => [...(previous ?? []), stepIdArg(value)]),
     )
     .option('--state-dir <dir>', 'where the local journal copy is kept', '.uproot')
     .option('-o, --output <format>', 'text or json', 'text');
 }
 
 const num = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
+
+/** A step id: one of STEP_IDS, or a journey's upgrade-kubernetes-1.N. */
+function stepIdArg(value: string): StepId {
+  if (isStepId(value)) return value;
+  throw new InvalidArgumentError(`Allowed choices are ${STEP_IDS.join(', ')}, upgrade-kubernetes-1.N.`);
+}
 
 export function targetFlags(opts: TargetCliFlags): TargetFlags {
   return {
@@ -334,7 +340,7 @@ export const registerMigrateCommand: CommandRegistrar = (program, ctx) => {
     .option('--dry-run', 'show the plan (or, with --resume, what comes next) and change nothing')
     .option('--yes', 'do not ask for confirmation (required without a terminal)')
     .option('--resume', 'continue the journaled migration where it stopped')
-    .addOption(new Option('--until <step>', 'stop once this step is verified').choices(STEP_IDS))
+    .addOption(new Option('--until <step>', 'stop once this step is verified').argParser(stepIdArg))
     .option('--skip-preflight', 'do not refuse on failed preflight checks');
   addExecutionOptions(cmd);
   cmd.action(ctx.run((opts: MigrateCliFlags) => runMigrate(opts, ctx)));

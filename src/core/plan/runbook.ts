@@ -5,6 +5,7 @@
 import { stringify } from 'yaml';
 import { assertNever } from '../../errors/index.js';
 import type { Change, Gate, MigrationPlan, PlanStep } from './plan-types.js';
+import { journeyLine } from './journey-text.js';
 
 export function renderRunbook(plan: MigrationPlan): string {
   const lines: string[] = [
@@ -15,6 +16,7 @@ export function renderRunbook(plan: MigrationPlan): string {
         ? ` → ${plan.kubernetes.target}`
         : ' (same-version migration)') +
       `; CCM \`${plan.ccm.image}\`${plan.ccm.targetTag !== plan.ccm.installTag ? ` (→ ${plan.ccm.targetTag} with the upgrade)` : ''}; leader-migration configuration: ${plan.ccm.leaderMigrationConfig}.`,
+    ...(journeyLine(plan) ? ['', `${journeyLine(plan)}.`] : []),
     '',
     'Run the steps in order. Do not start a step before every check of the previous one holds.',
     '',

@@ -93,7 +93,10 @@ export async function readGateSnapshot(
           ctx.distro === 'rke2' && ctx.clusterRef ? await reader.clusterObject(ctx.clusterRef) : undefined,
       };
     case 'kubernetes-version':
-      return { type: gate.type, ...(await readVersionFacts(reader, ctx, gate.expect.imageTag !== undefined)) };
+      return {
+        type: gate.type,
+        ...(await readVersionFacts(reader, ctx, gate.expect.imageTag !== undefined)),
+      };
     case 'nodes-initialized':
       return { type: gate.type, nodes: await reader.nodes() };
     case 'load-balancers-kept':
@@ -178,7 +181,11 @@ export function evaluateGate(gate: Gate, snapshot: GateSnapshot, ctx: GateContex
         ctx.clusterRef?.name ?? '(unknown)',
       );
     case 'kubernetes-version':
-      return evaluateKubernetesVersion(snapshotOf(snapshot, gate.type), gate.expect, ctx.controlPlaneSelector);
+      return evaluateKubernetesVersion(
+        snapshotOf(snapshot, gate.type),
+        gate.expect,
+        ctx.controlPlaneSelector,
+      );
     case 'nodes-initialized':
       return evaluateNodesInitialized(snapshotOf(snapshot, gate.type).nodes);
     case 'load-balancers-kept':

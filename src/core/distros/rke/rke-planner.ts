@@ -4,6 +4,7 @@
  * `cloud_provider: external-aws`.
  */
 import { InputError } from '../../../errors/index.js';
+import { parseKubernetesVersion } from '../../kubernetes-version/index.js';
 import type { Change, MigrationPlan, PlanFinding } from '../../plan/plan-types.js';
 import type { PlanOptions } from '../distro.js';
 import { CONTROL_PLANE_LABEL } from '../shared/ccm-chart.js';
@@ -16,8 +17,12 @@ import {
 } from '../shared/common-steps.js';
 import { baseName, definitionEditor, editChanges, undoChanges } from '../shared/definition-edit.js';
 import { getPath } from '../shared/json-value.js';
+import { JOURNEY_SOURCE, journeyHops, upgradeStep } from '../shared/journey-steps.js';
+import { runningForms } from '../shared/releases.js';
 import { PlanAssembly } from '../shared/plan-assembly.js';
+import { gates } from '../shared/plan-building.js';
 import {
+  ccmImage,
   ccmTags,
   csiMigrationFindings,
   migrationPlan,
@@ -36,6 +41,7 @@ import {
   addInstallCcm,
   ccmInstallFinding,
   confirmInstalledStep,
+  hopCcmChanges,
   moveCcmChanges,
   rkeCcmChart,
   runsHelmController,
@@ -171,6 +177,7 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
       source: `${SEED_002}, step 5; ${SEED_004}, steps 1-2 (RKE)`,
       changes: [...editChanges(switched, applyCluster), ...moveCcm],
       selector: CP_SELECTOR,
+      ...(versions.upgrade ? { versionGate: gates.kubernetesVersion('rke', versions.target.raw) } : {}),
       undo: {
         description: versions.upgrade
           ? 'Rolling back to the in-tree provider is impossible once the cluster runs 1.27.'
@@ -182,6 +189,30 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
 
   addDisableLeaderMigration(plan, chart, `${SEED_002}, step 5 (last part)`);
   plan.addStep(verifyProviderIdsStep(`${SEED_002}, step 6`));
+  for (const hop of journeyHops(stepOptions)) {
+    const version = parseKubernetesVersion(hop.version);
+    const edit = definition.edit(
+      hop.step,
+      `Set kubernetes_version ${hop.version}.`,
+      'None: Kubernetes does not downgrade.',
+    );
+    const ccm = hopCcmChanges(plan, chart, hop.ccmTag);
+    plan.addStep(
+      upgradeStep({
+        version,
+        description: `RKE updates the control-plane nodes one at a time, then the workers, to ${hop.version}; then the CCM moves to ${ccmImage(hop.ccmTag)}, the release of that minor (never newer than the API server). The next hop starts only when every kubelet and the API server run ${runningForms('rke', hop.version).kubeletVersion}.`,
+        source: `${JOURNEY_SOURCE}; ${SEED_002}, "If you're upgrading the cluster's Kubernetes version, set the Kubernetes version as well"`,
+        changes: [...editChanges(edit, applyCluster), ...ccm],
+        gates: [
+          gates.clusterRolledOut(),
+          gates.kubernetesVersion('rke', hop.version),
+          gates.ccmRolledOut(),
+          gates.nodesInitialized(),
+          gates.loadBalancersKept(),
+        ],
+      }),
+    );
+  }
   plan.addArtifact(grant.artifact);
 
   const findings: PlanFinding[] = [
