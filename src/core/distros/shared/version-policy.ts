@@ -44,6 +44,11 @@ const RELEASE_FORMAT: Readonly<Record<Distro, { re: RegExp; example: string; fie
   kubeadm: { re: /^v\d+\.\d+\.\d+$/, example: 'v1.27.16', field: 'the kube-controller-manager image tag' },
 };
 
+/** True when `raw` is written as the distribution's release name (what a definition can hold as is). */
+export function isReleaseName(distro: Distro, raw: string): boolean {
+  return RELEASE_FORMAT[distro].re.test(raw.trim());
+}
+
 /** Refuses clusters too old for leader migration; `where` locates the version field for the message. */
 export function checkCurrentVersion(distro: Distro, current: KubernetesVersion, where: ErrorLocation): void {
   if (current.major !== 1 || !atLeast(current, 1, 21)) {
