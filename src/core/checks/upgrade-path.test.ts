@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ClusterDefinition } from './facts/cluster-definition.js';
-import { okValue, resultOf, snapshotWith, type MutableSnapshot } from './fixtures/mutable.js';
+import {
+  okValue,
+  resultOf,
+  snapshotWith,
+  type DeepMutable,
+  type MutableSnapshot,
+} from './fixtures/mutable.js';
 import { nodeArgValues } from './upgrade-path.js';
 
 /** The fixture's cluster, already external (its KCMs no longer run the in-tree provider). */
@@ -24,17 +30,21 @@ function withApiserverArgs(m: MutableSnapshot, args: string[]): void {
 function rke2Definition(cp: {
   apiServerArgs?: string[];
   disableCloudController?: boolean;
-}): ClusterDefinition {
-  const role = { kcmArgs: [], kubeletArgs: [], apiServerArgs: [] };
+}): DeepMutable<ClusterDefinition> {
+  const role = (): { kcmArgs: string[]; kubeletArgs: string[]; apiServerArgs: string[] } => ({
+    kcmArgs: [],
+    kubeletArgs: [],
+    apiServerArgs: [],
+  });
   return {
     distro: 'rke2',
     source: 'cluster.yaml',
     kubernetesVersion: 'v1.30.14+rke2r4',
     cloudProviderName: 'external',
     roles: {
-      'control-plane': { ...role, ...cp },
-      etcd: role,
-      worker: role,
+      'control-plane': { ...role(), ...cp },
+      etcd: role(),
+      worker: role(),
     },
   };
 }
