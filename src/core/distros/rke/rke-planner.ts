@@ -58,6 +58,17 @@ const SEED_002 = 'seed 002 (Rancher, "Migrating Amazon In-tree to Out-of-tree"),
 const SEED_004 = 'seed 004 (Rancher, "Setting up the Amazon Cloud Provider"), out-of-tree RKE';
 const CP_SELECTOR = `${CONTROL_PLANE_LABEL.rke}=true`;
 
+/** With an upgrade: what RKE itself must be able to do, and where its road ends. */
+function rkeLifecycleFinding(): PlanFinding {
+  return {
+    severity: 'info',
+    code: 'rke-end-of-life',
+    message:
+      'cloud_provider external-aws needs RKE v1.4.15 / v1.5.0 or later (Rancher 2.7.11 / 2.8.0), and each kubernetes_version must be one the RKE binary lists (rke config --list-version --all). RKE1 reached end of life on 31 July 2025; its last line (RKE v1.7) runs Kubernetes up to 1.31.',
+    hint: 'to go past 1.31, move the cluster to RKE2 (Rancher’s RKE1-to-RKE2 migration) and plan the rest of the journey there',
+  };
+}
+
 export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan {
   rejectForeignOptions('rke', options);
   const { parsed, docIndex, rkePath, document } = def;
@@ -227,6 +238,7 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
     ...awsCloudProviderFindings(rke),
     ...csiMigrationFindings(document),
     ...finalStateFindings(definition.current.object),
+    ...(versions.upgrade ? [rkeLifecycleFinding()] : []),
   ];
   return migrationPlan(def, stepOptions, { steps: plan.steps, findings, artifacts: plan.artifacts });
 }
