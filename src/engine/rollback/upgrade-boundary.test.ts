@@ -12,6 +12,8 @@ import {
   recordChange,
 } from '../journal/journal-transitions.js';
 import { configMapPatch, journalFor, plan, step } from '../testing/plan-fixtures.js';
+import { decodeJournal, encodeJournal } from '../journal/journal-codec.js';
+import { nextAction } from '../next-action.js';
 import { stepsToUndo } from './rollback-order.js';
 import { runRollback, type RollbackActions } from './run-rollback.js';
 import { RollbackAcrossUpgradeError, upgradeBoundary } from './upgrade-boundary.js';
@@ -59,6 +61,18 @@ function recorder() {
   };
   return { actions, log };
 }
+
+describe('hops in the journal', () => {
+  it('round-trip through the ConfigMap codec, one key per hop, and resume at the hop like any step', () => {
+    const stopped = applied(journey, 3, true);
+    const data = encodeJournal(stopped);
+    expect(Object.keys(data)).toContain('step.upgrade-kubernetes-1.28.json');
+    const decoded = decodeJournal(data, 'configmap kube-system/uproot-migration');
+    expect(decoded).toEqual(stopped);
+    expect(nextAction(decoded)).toEqual({ type: 'continue-apply', step: 'upgrade-kubernetes-1.28' });
+    expect(nextAction(applied(journey, 2))).toEqual({ type: 'apply', step: 'upgrade-kubernetes-1.28' });
+  });
+});
 
 describe('the upgrade boundary of a rollback', () => {
   it('is the last started step that changed the Kubernetes version', () => {
