@@ -3,14 +3,20 @@
  * target and execution flags, their translation to toolkit options, the run host, and the progress lines
  * printed for engine events. No migration logic here.
  */
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliIo } from './io.js';
-import { STEP_IDS, type StepId } from '../core/plan/plan-types.js';
+import { isStepId, STEP_IDS, type StepId } from '../core/plan/plan-types.js';
 import type { EngineEvent } from '../engine/events.js';
 import { describeGate } from '../engine/gates/evaluate-gate.js';
 import type { Journal } from '../engine/journal/journal-schema.js';
 import type { ExecutionFlags, RunHost } from '../toolkit/session/run-settings.js';
 import type { TargetFlags } from '../toolkit/targets.js';
+
+/** A step id: one of STEP_IDS, or a journey's upgrade-kubernetes-1.N. */
+export function stepIdArg(value: string): StepId {
+  if (isStepId(value)) return value;
+  throw new InvalidArgumentError(`Allowed choices are ${STEP_IDS.join(', ')}, upgrade-kubernetes-1.N.`);
+}
 
 export interface TargetCliFlags {
   kubeconfig?: string;
@@ -75,7 +81,7 @@ export function addExecutionOptions(cmd: Command): Command {
       new Option(
         '--manual-done <step...>',
         'steps whose manual actions you have done (without a terminal)',
-      ).choices(STEP_IDS),
+      ).argParser((value: string, previous: StepId[] | undefined) => [...(previous ?? []), stepIdArg(value)]),
     )
     .option('--state-dir <dir>', 'where the local journal copy is kept', '.uproot')
     .option('-o, --output <format>', 'text or json', 'text');

@@ -57,6 +57,8 @@ export interface ObjectStore {
   /** Server-side apply (creates the object when missing). */
   apply(obj: KubeObject, force?: boolean): Promise<KubeObject>;
   delete(ref: ObjectKey, preconditions?: { uid?: string; resourceVersion?: string }): Promise<boolean>;
+  /** What the API server reports at /version (the control plane's release as it answers). */
+  serverVersion(): Promise<{ readonly gitVersion: string }>;
 }
 
 /** True when an ObjectStore call failed with this HTTP status (409 Conflict, 415 Unsupported Media Type...). */

@@ -6,12 +6,13 @@
  */
 import { MachineProcesses } from '../adapters/process/local-processes.js';
 import { connectJournalSession } from './session/journal-session.js';
-import type { PlanStep } from '../core/plan/plan-types.js';
+import type { PlanStep, StepId } from '../core/plan/plan-types.js';
 import { ExitCode, InputError } from '../errors/index.js';
 import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
 import type { Journal } from '../engine/journal/journal-schema.js';
 import { addRun, journalPhase } from '../engine/journal/journal-transitions.js';
 import { stepsToUndo } from '../engine/rollback/rollback-order.js';
+import { RollbackAcrossUpgradeError, upgradeBoundary } from '../engine/rollback/upgrade-boundary.js';
 import { runRollback, type RollbackResult } from '../engine/rollback/run-rollback.js';
 import { sharedOutcomeExitCode } from '../engine/run-outcomes.js';
 import { executionFor, requireConfirmation, withLockedJournal, type RunDeps } from './session/locked-run.js';
@@ -34,7 +35,13 @@ export interface RollbackDeps extends RunDeps {
 }
 
 export type RollbackOutcome =
-  | { readonly type: 'dry-run'; readonly steps: readonly PlanStep[]; readonly journal: Journal }
+  | {
+      readonly type: 'dry-run';
+      readonly steps: readonly PlanStep[];
+      readonly journal: Journal;
+      /** A started upgrade the rollback would stop before (Kubernetes does not downgrade). */
+      readonly stopsBefore?: StepId;
+    }
   | { readonly type: 'already-rolled-back'; readonly journal: Journal }
   | { readonly type: 'declined' }
   | { readonly type: 'ran'; readonly result: RollbackResult; readonly lockLost?: Error };
@@ -51,6 +58,8 @@ export function rollbackExitCode(result: RollbackResult): ExitCode {
       return ExitCode.ok;
     case 'conflict':
       return ExitCode.failed;
+    case 'stopped-at-upgrade':
+      return result.error.exitCode;
     default:
       return sharedOutcomeExitCode(result);
   }
@@ -81,8 +90,12 @@ export async function rollback(
     const journal = await store.load();
     if (!journal) throw noJournal(store.where);
     const steps = stepsToUndo(journal);
+    const boundary = upgradeBoundary(journal);
     deps.onSteps?.(steps, journal);
-    return { outcome: { type: 'dry-run', steps, journal }, exitCode: ExitCode.ok };
+    return {
+      outcome: { type: 'dry-run', steps, journal, ...(boundary ? { stopsBefore: boundary.step.id } : {}) },
+      exitCode: ExitCode.ok,
+    };
   }
 
   const lockedRun = {
@@ -95,7 +108,15 @@ export async function rollback(
   return withLockedJournal(session, host, lockedRun, async (locked, runId) => {
     const existing = await locked.store.load();
     if (!existing) throw noJournal(locked.store.where);
-    if (journalPhase(existing).type === 'rolled-back') {
+    const boundary = upgradeBoundary(existing);
+    const phase = journalPhase(existing);
+    // Refused before anything is written (or asked): nothing after the last started upgrade is left to undo.
+    if (
+      boundary &&
+      (phase.type === 'rolled-back' || (!existing.rollback && stepsToUndo(existing).length === 0))
+    )
+      throw new RollbackAcrossUpgradeError(boundary);
+    if (phase.type === 'rolled-back') {
       return { outcome: { type: 'already-rolled-back', journal: existing }, exitCode: ExitCode.ok };
     }
     deps.onSteps?.(stepsToUndo(existing), existing);

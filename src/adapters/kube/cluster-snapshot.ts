@@ -61,7 +61,8 @@ export interface ClusterSnapshotOptions {
 }
 
 const KUBE_SYSTEM = 'kube-system';
-const COMPONENTS = 'component in (kube-controller-manager,kube-apiserver,cloud-controller-manager)';
+const COMPONENTS =
+  'component in (kube-controller-manager,kube-apiserver,kube-scheduler,cloud-controller-manager)';
 
 export async function readClusterSnapshot(
   kc: KubeConfig,

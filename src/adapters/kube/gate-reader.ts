@@ -15,6 +15,7 @@ import type {
   NodeFacts,
   ServiceFacts,
 } from '../../engine/gates/gate-facts.js';
+import { VERSIONED_CONTROL_PLANE } from '../../engine/gates/kubernetes-version.js';
 import type { KubeObject, ObjectStore } from '../../engine/ports.js';
 
 type Rec = Record<string, unknown>;
@@ -28,11 +29,13 @@ const strMap = (v: unknown): Record<string, string> =>
 export function nodeFacts(n: KubeObject): NodeFacts {
   const spec = rec(n.spec);
   const providerID = str(spec.providerID);
+  const kubeletVersion = str(rec(rec(n.status).nodeInfo).kubeletVersion);
   return {
     name: n.metadata?.name ?? '',
     labels: strMap(n.metadata?.labels),
     unschedulable: spec.unschedulable === true,
     ...(providerID ? { providerID } : {}),
+    ...(kubeletVersion ? { kubeletVersion } : {}),
     taints: arr(spec.taints).map((t) => {
       const value = str(rec(t).value);
       return { key: str(rec(t).key) ?? '', effect: str(rec(t).effect) ?? '', ...(value ? { value } : {}) };
@@ -152,6 +155,18 @@ export class KubeGateReader implements GateReader {
             runsComponent(p, component),
           );
     return pods.map((p) => podFacts(p, component));
+  }
+
+  async controlPlanePods(): Promise<ComponentPodFacts[]> {
+    const pods = await this.downstream.list('v1', 'Pod', {
+      namespace: 'kube-system',
+      labelSelector: `component in (${VERSIONED_CONTROL_PLANE.join(',')})`,
+    });
+    return pods.map((p) => podFacts(p, strMap(p.metadata?.labels).component ?? ''));
+  }
+
+  async serverVersion(): Promise<{ readonly gitVersion: string }> {
+    return this.downstream.serverVersion();
   }
 
   async clusterObject(ref: ObjectRef): Promise<ClusterObjectFacts | undefined> {

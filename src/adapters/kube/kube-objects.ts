@@ -32,6 +32,11 @@ export class KubeObjects implements ObjectStore {
     return resourcePath(info, ref.namespace, withName ? ref.name : undefined, subresource);
   }
 
+  async serverVersion(): Promise<{ readonly gitVersion: string }> {
+    const version = await this.client.request<{ gitVersion?: string }>({ method: 'GET', path: '/version' });
+    return { gitVersion: version.gitVersion ?? '' };
+  }
+
   async get(ref: ObjectKey, signal?: AbortSignal): Promise<KubeObject | undefined> {
     try {
       return await this.client.request<KubeObject>({ method: 'GET', path: await this.path(ref) }, signal);

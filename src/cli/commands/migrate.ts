@@ -6,12 +6,12 @@
 import { Option } from 'commander';
 import type { CommandContext, CommandRegistrar } from '../program.js';
 import { parseOutputFormat, renderDocument } from '../output.js';
-import { STEP_IDS, type StepId } from '../../core/plan/plan-types.js';
 import { renderPlanText } from '../../core/plan/render-text.js';
 import { formatError } from '../../errors/index.js';
 import { describeGate } from '../../engine/gates/evaluate-gate.js';
 import type { Journal } from '../../engine/journal/journal-schema.js';
 import type { RunResult } from '../../engine/run-plan.js';
+import type { StepId } from '../../core/plan/plan-types.js';
 import { migrate, type MigrateOptions, type MigrateResult } from '../../toolkit/migrate.js';
 import {
   addExecutionOptions,
@@ -21,6 +21,7 @@ import {
   indent,
   journalSummary,
   renderEvent,
+  stepIdArg,
   targetFlags,
   type ExecutionCliFlags,
   type TargetCliFlags,
@@ -181,7 +182,7 @@ export const registerMigrateCommand: CommandRegistrar = (program, ctx) => {
     .option('--dry-run', 'show the plan (or, with --resume, what comes next) and change nothing')
     .option('--yes', 'do not ask for confirmation (required without a terminal)')
     .option('--resume', 'continue the journaled migration where it stopped')
-    .addOption(new Option('--until <step>', 'stop once this step is verified').choices(STEP_IDS))
+    .addOption(new Option('--until <step>', 'stop once this step is verified').argParser(stepIdArg))
     .option('--skip-preflight', 'do not refuse on failed preflight checks');
   addExecutionOptions(cmd);
   cmd.action(ctx.run((opts: MigrateCliFlags) => runMigrate(opts, ctx)));

@@ -29,10 +29,14 @@ export function rollbackText(result: RollbackRunResult): string {
   const o = result.outcome;
   const again = 'Run `uproot rollback` again to continue (it is idempotent).';
   switch (o.type) {
-    case 'dry-run':
+    case 'dry-run': {
+      const stops = o.stopsBefore
+        ? `Stops before ${o.stopsBefore}: it changed the Kubernetes version, and Kubernetes does not downgrade.\n`
+        : '';
       return o.steps.length === 0
-        ? 'Nothing to undo.\n'
-        : `Would undo, in this order:\n${o.steps.map((s) => `  ← ${s.id}: ${s.title}`).join('\n')}\n`;
+        ? `Nothing to undo.\n${stops}`
+        : `Would undo, in this order:\n${o.steps.map((s) => `  ← ${s.id}: ${s.title}`).join('\n')}\n${stops}`;
+    }
     case 'already-rolled-back':
       return `The migration of ${o.journal.cluster.name} is already rolled back.\n`;
     case 'declined':
@@ -55,6 +59,8 @@ export function rollbackText(result: RollbackRunResult): string {
           return `${lost}Undoing ${r.step} needs a person:\n${r.instructions}\nWhen it is done: \`uproot rollback\` at a terminal, or with --manual-done ${r.step}.\n`;
         case 'interrupted':
           return `${lost}Interrupted${r.step ? ` while undoing ${r.step}` : ''}. ${again}\n`;
+        case 'stopped-at-upgrade':
+          return `${lost}Rolled back ${r.steps.length} step(s): ${r.steps.join(', ')}.\n${formatError(r.error)}\n`;
       }
     }
   }
@@ -65,7 +71,12 @@ export function rollbackJson(result: RollbackRunResult): unknown {
   const base = { schemaVersion: 'uproot.dev/rollback/v1', exitCode: result.exitCode, outcome: o.type };
   switch (o.type) {
     case 'dry-run':
-      return { ...base, steps: o.steps.map((s) => s.id), journal: journalSummary(o.journal) };
+      return {
+        ...base,
+        steps: o.steps.map((s) => s.id),
+        ...(o.stopsBefore ? { stopsBefore: o.stopsBefore } : {}),
+        journal: journalSummary(o.journal),
+      };
     case 'already-rolled-back':
       return { ...base, journal: journalSummary(o.journal) };
     case 'declined':
@@ -76,7 +87,10 @@ export function rollbackJson(result: RollbackRunResult): unknown {
         ...base,
         result: r.type,
         ...('step' in r && r.step ? { step: r.step } : {}),
-        ...(r.type === 'rolled-back' ? { steps: r.steps } : {}),
+        ...(r.type === 'rolled-back' || r.type === 'stopped-at-upgrade' ? { steps: r.steps } : {}),
+        ...(r.type === 'stopped-at-upgrade'
+          ? { error: { code: r.error.code, message: r.error.message, hint: r.error.hint } }
+          : {}),
         ...(r.type === 'conflict' ? { conflicts: r.conflicts } : {}),
         ...(r.type === 'gate-failed' ? { gate: r.gate, gateResult: r.result } : {}),
         ...(r.type === 'undo-failed'

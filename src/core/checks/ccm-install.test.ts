@@ -5,6 +5,7 @@ import {
   resultOf,
   snapshotWith,
   type MutableSnapshot,
+  setControlPlaneVersion,
 } from './fixtures/mutable.js';
 import { CCM_IDENTITY } from './migration-lease-rbac.js';
 
@@ -90,7 +91,7 @@ describe('ccm-install', () => {
   it('fails the 1.28 rename hazard with the default config, warns with an explicit config', () => {
     const hazard = snapshotWith((m) => {
       install(m, GOOD_ARGS, 'v1.28.5');
-      m.kube.server = { state: 'ok', value: { gitVersion: 'v1.27.13' } };
+      setControlPlaneVersion(m, 'v1.27.13');
     });
     const r = resultOf(hazard, 'ccm-install');
     expect(r.status).toBe('fail');
@@ -101,7 +102,7 @@ describe('ccm-install', () => {
     );
     const explicit = snapshotWith((m) => {
       install(m, [...GOOD_ARGS, '--leader-migration-config=/etc/lm.yaml'], 'v1.27.6');
-      m.kube.server = { state: 'ok', value: { gitVersion: 'v1.28.9' } };
+      setControlPlaneVersion(m, 'v1.28.9');
     });
     expect(resultOf(explicit, 'ccm-install')).toMatchObject({
       status: 'warn',

@@ -7,6 +7,8 @@ import { z } from 'zod';
 
 export const CHECK_IDS = [
   'kubernetes-version',
+  'version-skew',
+  'upgrade-path',
   'cloud-provider-mode',
   'leader-election',
   'migration-lease-rbac',
@@ -140,6 +142,8 @@ export type CheckResult = z.infer<typeof checkResultSchema>;
 
 export const CHECK_TITLES: Readonly<Record<CheckId, string>> = {
   'kubernetes-version': 'Kubernetes version and upgrade path',
+  'version-skew': 'Version skew between kubelets and the control plane',
+  'upgrade-path': 'Settings a later upgrade hop breaks',
   'cloud-provider-mode': 'Cloud provider the cluster runs now',
   'leader-election': 'kube-controller-manager leader election',
   'migration-lease-rbac': 'RBAC on the migration lease',

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { okValue, resultOf, snapshotWith, type MutableSnapshot } from './fixtures/mutable.js';
+import {
+  okValue,
+  resultOf,
+  snapshotWith,
+  type MutableSnapshot,
+  setControlPlaneVersion,
+} from './fixtures/mutable.js';
 import { isEcrImage } from './ecr-credentials.js';
 
 const ECR = '123456789012.dkr.ecr.us-west-2.amazonaws.com/team/api:1.4';
@@ -55,7 +61,7 @@ describe('ecr-credentials', () => {
   it('passes on 1.27+, where pulls already work without the in-tree provider', () => {
     const s = snapshotWith((m) => {
       withEcr(m);
-      m.kube.server = { state: 'ok', value: { gitVersion: 'v1.27.13+rke2r1' } };
+      setControlPlaneVersion(m, 'v1.27.13+rke2r1');
     });
     expect(resultOf(s, 'ecr-credentials').status).toBe('pass');
   });

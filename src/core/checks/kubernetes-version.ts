@@ -1,11 +1,20 @@
 /**
  * kubernetes-version: the in-tree AWS provider exists up to 1.26 (removed in 1.27, kubernetes#115838);
  * leader migration is alpha in 1.21 (feature gate, explicit config), beta with a default config in 1.22,
- * GA in 1.24. The control plane upgrades one minor at a time, and the migration has to happen at or
- * before 1.27: a target past 1.27 from below it cannot be reached with the in-tree provider still running.
+ * GA in 1.24. The migration has to happen at or before 1.27; a target past the next minor is reached by
+ * hops of one minor each after it (every distribution upgrades one minor at a time), as `uproot plan` plans
+ * them (src/core/distros/shared/version-policy.ts): the check judges the target with the planner's rules.
+ * The cluster's version is the control plane's (its components' images, else /version), not a kubelet's.
  */
+import { UprootError } from '../../errors/index.js';
 import { minorString, type KubernetesVersion } from '../kubernetes-version/index.js';
-import { fail, pass, skip, warn, type CheckResult } from './check-result.js';
+import {
+  finalVersion,
+  isReleaseName,
+  resolveTarget,
+  type VersionPlan,
+} from '../distros/shared/version-policy.js';
+import { fail, pass, skip, warn, type CheckResult, type Fix } from './check-result.js';
 import type { CheckContext } from './check-context.js';
 
 const ID = 'kubernetes-version';
@@ -20,8 +29,11 @@ export function checkKubernetesVersion(ctx: CheckContext): CheckResult {
     );
   }
   const target = ctx.profile.targetVersion;
-  const details = [`API server ${current.raw}`, ...(target ? [`target ${target.raw}`] : [])];
-  details.push(`kubelets ${kubeletVersions(ctx).join(', ') || '(none)'}`);
+  const details = [
+    ...ctx.profile.controlPlaneVersions.map((c) => `${c.component} ${c.version.raw}: ${c.source}`),
+    ...(target ? [`target ${target.raw}`] : []),
+    `kubelets ${kubeletVersions(ctx).join(', ') || '(none)'}`,
+  ];
 
   if (current.major !== 1 || current.minor < 21) {
     return fail(
@@ -40,9 +52,11 @@ export function checkKubernetesVersion(ctx: CheckContext): CheckResult {
       { details },
     );
   }
+  let journey: VersionPlan | undefined;
   if (target) {
-    const targetProblem = targetPath(current, target);
-    if (targetProblem) return fail(ID, targetProblem.message, [targetProblem.fix], { details });
+    const judged = judgeTarget(ctx, current, target);
+    if (judged.type === 'fail') return fail(ID, judged.message, [judged.fix], { details });
+    journey = judged.plan;
   }
   if (current.minor >= 27) {
     return pass(
@@ -68,59 +82,70 @@ export function checkKubernetesVersion(ctx: CheckContext): CheckResult {
     );
   }
   const support = current.minor >= 24 ? 'GA' : 'beta, default configuration';
-  const path = target
-    ? target.minor === current.minor
-      ? `migrate at ${minorString(current)} without upgrading${current.minor === 26 ? ', then upgrade to 1.27' : ''}`
-      : `migrate as part of the upgrade to ${minorString(target)}`
-    : current.minor === 26
-      ? 'migrate as part of the 1.26 → 1.27 upgrade (1.27 removes the in-tree provider)'
-      : `migrate, then keep upgrading one minor at a time; 1.27 requires the external provider`;
   return pass(
     ID,
-    `Kubernetes ${current.raw}: in-tree provider available, leader migration ${support}; ${path}`,
-    {
-      details,
-    },
+    `Kubernetes ${current.raw}: in-tree provider available, leader migration ${support}; ${pathText(current, target, journey)}`,
+    { details },
   );
 }
 
-function targetPath(
+function pathText(
+  current: KubernetesVersion,
+  target: KubernetesVersion | undefined,
+  journey: VersionPlan | undefined,
+): string {
+  if (!target) {
+    return current.minor === 26
+      ? 'migrate as part of the 1.26 → 1.27 upgrade (1.27 removes the in-tree provider)'
+      : 'migrate, then keep upgrading one minor at a time; 1.27 requires the external provider';
+  }
+  if (target.minor === current.minor)
+    return `migrate at ${minorString(current)} without upgrading${current.minor === 26 ? ', then upgrade to 1.27' : ''}`;
+  const hops = journey?.hops ?? [];
+  if (hops.length === 0) return `migrate as part of the upgrade to ${minorString(target)}`;
+  return `migrate as part of the upgrade to ${minorString(journey!.target)}, then ${hops.length} upgrade(s) of one minor each to ${finalVersion(journey!).raw}`;
+}
+
+type TargetVerdict =
+  | { readonly type: 'ok'; readonly plan?: VersionPlan }
+  | { readonly type: 'fail'; readonly message: string; readonly fix: Fix };
+
+/**
+ * Judges the target with the planner's own rules where the distribution is known: a downgrade, a release it
+ * cannot name, or (RKE) a minor past its last fail. `1.27` or a full release name both work; a full name not
+ * in the distribution's form is judged by its minor (preflight only needs the path).
+ */
+function judgeTarget(
+  ctx: CheckContext,
   current: KubernetesVersion,
   target: KubernetesVersion,
-): { message: string; fix: { type: 'manual'; description: string; steps: string[] } } | undefined {
-  const steps = (to: number) =>
-    Array.from({ length: Math.max(0, to - current.minor) }, (_, i) => `1.${current.minor + i + 1}`);
-  if (target.major !== current.major || target.minor < current.minor) {
+): TargetVerdict {
+  const distro = ctx.profile.distro;
+  if (distro !== 'rke2' && distro !== 'rke' && distro !== 'kubeadm') {
+    if (target.major !== current.major || target.minor < current.minor) return downgrade(current, target);
+    return { type: 'ok' };
+  }
+  const raw =
+    target.minor !== current.minor && !isReleaseName(distro, target.raw) ? minorString(target) : target.raw;
+  try {
+    return { type: 'ok', plan: resolveTarget(distro, current, raw) };
+  } catch (error) {
+    if (!UprootError.is(error)) throw error;
+    if (error.code === 'UP-PLAN-TARGET-DOWNGRADE') return downgrade(current, target);
     return {
-      message: `target ${target.raw} is older than the cluster (${current.raw}); Kubernetes does not downgrade`,
-      fix: {
-        type: 'manual',
-        description: `pass --target-version ${minorString(current)} or newer`,
-        steps: [],
-      },
+      type: 'fail',
+      message: error.message,
+      fix: { type: 'manual', description: error.hint ?? 'choose another --target-version', steps: [] },
     };
   }
-  if (current.minor < 27 && target.minor > 27) {
-    return {
-      message: `target ${target.raw} is past 1.27, which removes the in-tree AWS provider: migrate at or before 1.27 (from ${current.raw}), then upgrade`,
-      fix: {
-        type: 'manual',
-        description: `migrate with --target-version ${current.minor === 26 ? '1.27' : minorString(current)}, then upgrade one minor at a time`,
-        steps: steps(target.minor).map((v) => `upgrade to ${v}`),
-      },
-    };
-  }
-  if (target.minor > current.minor + 1) {
-    return {
-      message: `target ${target.raw} is ${target.minor - current.minor} minors ahead; control planes upgrade one minor at a time, and during leader migration both versions run side by side`,
-      fix: {
-        type: 'manual',
-        description: `migrate with --target-version 1.${current.minor + 1} (or ${minorString(current)}), then upgrade one minor at a time`,
-        steps: steps(target.minor).map((v) => `upgrade to ${v}`),
-      },
-    };
-  }
-  return undefined;
+}
+
+function downgrade(current: KubernetesVersion, target: KubernetesVersion): TargetVerdict {
+  return {
+    type: 'fail',
+    message: `target ${target.raw} is older than the cluster (${current.raw}); Kubernetes does not downgrade`,
+    fix: { type: 'manual', description: `pass --target-version ${minorString(current)} or newer`, steps: [] },
+  };
 }
 
 function kubeletVersions(ctx: CheckContext): string[] {

@@ -6,6 +6,8 @@ import { CHECK_IDS, type CheckId, type CheckResult, type CheckStatus } from './c
 import { buildContext, type Check, type CheckContext, type CheckOptions } from './check-context.js';
 import type { PreflightSnapshot } from './snapshot.js';
 import { checkKubernetesVersion } from './kubernetes-version.js';
+import { checkUpgradePath } from './upgrade-path.js';
+import { checkVersionSkew } from './version-skew.js';
 import { checkCloudProviderMode } from './cloud-provider-mode.js';
 import { checkLeaderElection } from './leader-election.js';
 import { checkMigrationLeaseRbac } from './migration-lease-rbac.js';
@@ -24,6 +26,8 @@ import { checkNodeNameSettings } from './node-name-settings.js';
 
 export const CHECKS: Readonly<Record<CheckId, Check>> = {
   'kubernetes-version': checkKubernetesVersion,
+  'version-skew': checkVersionSkew,
+  'upgrade-path': checkUpgradePath,
   'cloud-provider-mode': checkCloudProviderMode,
   'leader-election': checkLeaderElection,
   'migration-lease-rbac': checkMigrationLeaseRbac,

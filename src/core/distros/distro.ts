@@ -9,7 +9,13 @@
  * `stepOptionsFromPlan(plan)` rebuilds from a stored plan.
  */
 import type { KubernetesVersion } from '../kubernetes-version/index.js';
-import type { Distro, MigrationPlan, PlanDecisions, StepId } from '../plan/plan-types.js';
+import {
+  isUpgradeStepId,
+  type Distro,
+  type MigrationPlan,
+  type PlanDecisions,
+  type StepId,
+} from '../plan/plan-types.js';
 import type { SourceFile } from './shared/yaml-source.js';
 
 export type { SourceFile } from './shared/yaml-source.js';
@@ -38,14 +44,29 @@ export interface PlanOptions {
   readonly ccmImageTag?: string;
 }
 
+/** A step that changes the Kubernetes version: the release it moves to and the CCM image that goes with it. */
+export interface PlannedUpgrade {
+  readonly step: StepId;
+  readonly version: string;
+  readonly ccmTag: string;
+}
+
 /** Everything a step transformation needs; derived from a plan with `stepOptionsFromPlan`. */
 export interface StepOptions {
   readonly currentVersion: string;
+  /** The release the migration step moves to (the current one when it keeps the version). */
   readonly targetVersion: string;
   readonly ccmInstallTag: string;
   readonly ccmTargetTag: string;
   readonly leaderMigrationConfig: 'default' | 'explicit';
   readonly decisions: PlanDecisions;
+  /** Every step that changes the version (plan.kubernetes.upgrades), the migration's first; empty when none. */
+  readonly upgrades: readonly PlannedUpgrade[];
+}
+
+/** The upgrade an upgrade-kubernetes-1.N step makes, or undefined for any other step. */
+export function hopOf(options: StepOptions, stepId: StepId): PlannedUpgrade | undefined {
+  return isUpgradeStepId(stepId) ? options.upgrades.find((u) => u.step === stepId) : undefined;
 }
 
 /**
@@ -91,12 +112,16 @@ export interface DistroPlanner {
 }
 
 export function stepOptionsFromPlan(plan: MigrationPlan): StepOptions {
+  const upgrades = plan.kubernetes.upgrades ?? [];
+  // The plan's header names where the whole plan ends; the migration step's own release is its entry.
+  const migration = upgrades.find((u) => !isUpgradeStepId(u.step));
   return {
     currentVersion: plan.kubernetes.current,
-    targetVersion: plan.kubernetes.target,
+    targetVersion: migration?.version ?? plan.kubernetes.target,
     ccmInstallTag: plan.ccm.installTag,
-    ccmTargetTag: plan.ccm.targetTag,
+    ccmTargetTag: migration?.ccmTag ?? plan.ccm.targetTag,
     leaderMigrationConfig: plan.ccm.leaderMigrationConfig,
     decisions: plan.decisions ?? {},
+    upgrades,
   };
 }

@@ -25,8 +25,32 @@ export const STEP_IDS = [
   'disable-leader-migration',
   'verify-provider-ids',
 ] as const;
-export const stepIdSchema = z.enum(STEP_IDS);
+/**
+ * The hops of an upgrade journey past the migration, one per Kubernetes minor: `upgrade-kubernetes-1.28`.
+ * Their ids carry the minor because a journey has several of them and the journal keys steps by id.
+ */
+export const upgradeStepIdSchema = z.templateLiteral([
+  'upgrade-kubernetes-',
+  z.number().int(),
+  '.',
+  z.number().int(),
+]);
+export type UpgradeStepId = z.infer<typeof upgradeStepIdSchema>;
+export const stepIdSchema = z.union([z.enum(STEP_IDS), upgradeStepIdSchema]);
 export type StepId = z.infer<typeof stepIdSchema>;
+
+export function upgradeStepId(version: { readonly major: number; readonly minor: number }): UpgradeStepId {
+  return `upgrade-kubernetes-${version.major}.${version.minor}`;
+}
+
+export function isUpgradeStepId(id: string): id is UpgradeStepId {
+  return upgradeStepIdSchema.safeParse(id).success;
+}
+
+/** A step id as given on the command line (`--until`, `--manual-done`), checked. */
+export function isStepId(id: string): id is StepId {
+  return stepIdSchema.safeParse(id).success;
+}
 
 export const COMPONENTS = ['kube-controller-manager', 'cloud-controller-manager'] as const;
 export const componentSchema = z.enum(COMPONENTS);
@@ -142,6 +166,21 @@ export const gateSchema = z.discriminatedUnion('type', [
     timeoutSeconds: z.number(),
   }),
   z.object({ type: z.literal('cluster-rolled-out'), timeoutSeconds: z.number() }),
+  z.object({
+    type: z.literal('kubernetes-version'),
+    /**
+     * The release every part of the cluster must run, in the forms the distribution shows it: each node's
+     * status.nodeInfo.kubeletVersion, the API server's /version gitVersion, and the image tag of the
+     * control-plane static pods (kube-apiserver, kube-controller-manager, kube-scheduler) on every
+     * control-plane node; no imageTag where the control plane runs without pods (RKE).
+     */
+    expect: z.object({
+      kubeletVersion: z.string(),
+      gitVersion: z.string(),
+      imageTag: z.string().optional(),
+    }),
+    timeoutSeconds: z.number(),
+  }),
   z.object({ type: z.literal('nodes-initialized'), timeoutSeconds: z.number() }),
   z.object({ type: z.literal('load-balancers-kept'), timeoutSeconds: z.number() }),
   z.object({ type: z.literal('no-ownership-overlap') }),
@@ -213,7 +252,18 @@ export const migrationPlanSchema = z.object({
   schemaVersion: z.literal('uproot.dev/plan/v1'),
   distro: distroSchema,
   cluster: z.object({ name: z.string(), source: z.string() }),
-  kubernetes: z.object({ current: z.string(), target: z.string() }),
+  kubernetes: z.object({
+    current: z.string(),
+    /** Where the plan leaves the cluster. */
+    target: z.string(),
+    /**
+     * Every step that changes the Kubernetes version, in order, with the release it moves the cluster to and
+     * the CCM image tag that goes with it: the migration step (seed 002 folds the next minor into it), then
+     * one upgrade-kubernetes-1.N step per later minor. Absent when the plan keeps the version. Kubernetes
+     * does not downgrade, so a rollback never crosses a step listed here once it has started.
+     */
+    upgrades: z.array(z.object({ step: stepIdSchema, version: z.string(), ccmTag: z.string() })).optional(),
+  }),
   /** CCM image pinned per phase: the CCM must not be newer than the API server. */
   ccm: z.object({
     image: z.string(),

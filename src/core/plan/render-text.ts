@@ -1,5 +1,6 @@
 /** `uproot plan -o text`: a readable summary (steps, changes with their diffs, gates, findings). */
 import type { Change, MigrationPlan } from './plan-types.js';
+import { journeyLine } from './journey-text.js';
 import { renderGate } from './runbook.js';
 
 function indent(text: string, pad = '      '): string {
@@ -37,6 +38,8 @@ export function renderPlanText(plan: MigrationPlan, options: { diffs?: boolean }
     `uproot plan: ${plan.cluster.name} (${plan.distro}) from ${plan.cluster.source}`,
     `  Kubernetes ${plan.kubernetes.current}${plan.kubernetes.target !== plan.kubernetes.current ? ` → ${plan.kubernetes.target}` : ' (same version)'}`,
   ];
+  const journey = journeyLine(plan);
+  if (journey) out.push(`  ${journey}`);
   if (plan.outcome.type === 'nothing-to-do') {
     out.push('', `Nothing to do: ${plan.outcome.reason}.`);
     for (const f of plan.findings) out.push(`  ${f.severity}: ${f.message}`);

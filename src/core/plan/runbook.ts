@@ -5,6 +5,7 @@
 import { stringify } from 'yaml';
 import { assertNever } from '../../errors/index.js';
 import type { Change, Gate, MigrationPlan, PlanStep } from './plan-types.js';
+import { journeyLine } from './journey-text.js';
 
 export function renderRunbook(plan: MigrationPlan): string {
   const lines: string[] = [
@@ -15,6 +16,7 @@ export function renderRunbook(plan: MigrationPlan): string {
         ? ` → ${plan.kubernetes.target}`
         : ' (same-version migration)') +
       `; CCM \`${plan.ccm.image}\`${plan.ccm.targetTag !== plan.ccm.installTag ? ` (→ ${plan.ccm.targetTag} with the upgrade)` : ''}; leader-migration configuration: ${plan.ccm.leaderMigrationConfig}.`,
+    ...(journeyLine(plan) ? ['', `${journeyLine(plan)}.`] : []),
     '',
     'Run the steps in order. Do not start a step before every check of the previous one holds.',
     '',
@@ -146,6 +148,8 @@ export function renderGate(gate: Gate): string {
       return `Every control-plane node runs with cloud provider ${gate.expect.cloudProvider} and leader migration ${gate.expect.kcmLeaderMigration ? 'enabled' : 'disabled'} on kube-controller-manager ${t(gate.timeoutSeconds)} (check the static pods' flags, e.g. \`kubectl get pods -n kube-system -l component=kube-controller-manager -o yaml | grep -e cloud-provider -e leader-migration\`)`;
     case 'cluster-rolled-out':
       return `The cluster finished rolling out the change ${t(gate.timeoutSeconds)} (Rancher shows it Active / \`rke up\` finished; all nodes Ready)`;
+    case 'kubernetes-version':
+      return `Every kubelet reports ${gate.expect.kubeletVersion} and the API server ${gate.expect.gitVersion}${gate.expect.imageTag ? `, and kube-apiserver, kube-controller-manager and kube-scheduler run images tagged ${gate.expect.imageTag} on every control-plane node` : ''} ${t(gate.timeoutSeconds)}: \`kubectl get nodes -o custom-columns=NAME:.metadata.name,KUBELET:.status.nodeInfo.kubeletVersion\`, \`kubectl version\`${gate.expect.imageTag ? ", `kubectl get pods -n kube-system -l 'component in (kube-apiserver,kube-controller-manager,kube-scheduler)' -o custom-columns=NAME:.metadata.name,IMAGE:.spec.containers[0].image`" : ''}`;
     case 'nodes-initialized':
       return `Every node has its provider ID and no uninitialized taint ${t(gate.timeoutSeconds)}: \`kubectl get nodes -o custom-columns=NAME:.metadata.name,PROVIDER:.spec.providerID,TAINTS:.spec.taints[*].key\``;
     case 'load-balancers-kept':

@@ -10,6 +10,7 @@ import { evaluateRbacAllows, splitResource } from './access.js';
 import { evaluateClusterRolledOut } from './cluster-rollout.js';
 import { evaluateControlPlaneFlags } from './control-plane-flags.js';
 import { evaluateDaemonSetRollout } from './daemonset-rollout.js';
+import { evaluateKubernetesVersion, type VersionFacts } from './kubernetes-version.js';
 import type {
   AccessAnswer,
   ClusterObjectFacts,
@@ -55,6 +56,7 @@ export type GateSnapshot =
       readonly pods: readonly ComponentPodFacts[];
     }
   | { readonly type: 'cluster-rolled-out'; readonly cluster: ClusterObjectFacts | undefined }
+  | ({ readonly type: 'kubernetes-version' } & VersionFacts)
   | { readonly type: 'nodes-initialized'; readonly nodes: readonly NodeFacts[] }
   | { readonly type: 'load-balancers-kept'; readonly services: readonly ServiceFacts[] }
   | {
@@ -93,6 +95,11 @@ export async function readGateSnapshot(
           ctx.facts.rollout.type === 'cluster-object' && ctx.clusterRef
             ? await reader.clusterObject(ctx.clusterRef)
             : undefined,
+      };
+    case 'kubernetes-version':
+      return {
+        type: gate.type,
+        ...(await readVersionFacts(reader, ctx, gate.expect.imageTag !== undefined)),
       };
     case 'nodes-initialized':
       return { type: gate.type, nodes: await reader.nodes() };
@@ -135,6 +142,18 @@ export async function readGateSnapshot(
   }
 }
 
+async function readVersionFacts(reader: GateReader, ctx: GateContext, pods: boolean): Promise<VersionFacts> {
+  const nodes = await reader.nodes();
+  const { gitVersion } = await reader.serverVersion();
+  if (!pods) return { nodes, controlPlane: [], gitVersion, pods: [] };
+  return {
+    nodes,
+    controlPlane: await reader.nodes(ctx.controlPlaneSelector),
+    gitVersion,
+    pods: await reader.controlPlanePods(),
+  };
+}
+
 /** A manager's pods; a KCM that runs as no pod (RKE: a Docker container) has none. */
 async function managerPods(
   reader: GateReader,
@@ -164,6 +183,12 @@ export function evaluateGate(gate: Gate, snapshot: GateSnapshot, ctx: GateContex
         ctx.facts,
         snapshotOf(snapshot, gate.type).cluster,
         ctx.clusterRef?.name ?? '(unknown)',
+      );
+    case 'kubernetes-version':
+      return evaluateKubernetesVersion(
+        snapshotOf(snapshot, gate.type),
+        gate.expect,
+        ctx.controlPlaneSelector,
       );
     case 'nodes-initialized':
       return evaluateNodesInitialized(snapshotOf(snapshot, gate.type).nodes);
@@ -218,6 +243,8 @@ export function describeGate(gate: Gate): string {
       return `kube-controller-manager flags: --cloud-provider=${gate.expect.cloudProvider}, leader migration ${gate.expect.kcmLeaderMigration ? 'on' : 'off'}`;
     case 'cluster-rolled-out':
       return 'cluster rolled out';
+    case 'kubernetes-version':
+      return `every node, the API server${gate.expect.imageTag ? ' and the control-plane pods' : ''} run ${gate.expect.gitVersion}`;
     case 'nodes-initialized':
       return 'every node initialized (providerID, no uninitialized taint)';
     case 'load-balancers-kept':

@@ -22,6 +22,8 @@ export interface NodeFacts {
   readonly unschedulable: boolean;
   readonly providerID?: string;
   readonly taints: readonly { readonly key: string; readonly effect: string; readonly value?: string }[];
+  /** status.nodeInfo.kubeletVersion. */
+  readonly kubeletVersion?: string;
 }
 
 export interface LeaseFacts {
@@ -92,6 +94,13 @@ export interface GateReader {
   leases(namespace: string): Promise<LeaseFacts[]>;
   /** kube-system pods of a controller manager (static pods of kubeadm and RKE2, the CCM chart's DaemonSet pods). */
   componentPods(component: ManagerComponent): Promise<ComponentPodFacts[]>;
+  /**
+   * kube-system pods of the control-plane components that run the cluster's release (kube-apiserver,
+   * kube-controller-manager, kube-scheduler static pods; none on RKE, whose control plane runs in Docker).
+   */
+  controlPlanePods(): Promise<ComponentPodFacts[]>;
+  /** The API server's /version. */
+  serverVersion(): Promise<{ readonly gitVersion: string }>;
   /** A Rancher provisioning Cluster (in the management cluster). */
   clusterObject(ref: ObjectRef): Promise<ClusterObjectFacts | undefined>;
   loadBalancerServices(): Promise<ServiceFacts[]>;

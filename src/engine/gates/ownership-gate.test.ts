@@ -20,6 +20,8 @@ function reader(pods: Partial<Record<ManagerComponent, ComponentPodFacts[]>> | E
     clusterObject: unused,
     loadBalancerServices: unused,
     canI: unused,
+    controlPlanePods: unused,
+    serverVersion: unused,
     componentPods: async (component) => {
       asked.push(component);
       if (pods instanceof Error) throw pods;

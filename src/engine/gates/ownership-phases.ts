@@ -16,7 +16,12 @@ import {
   type ManagerComponent,
 } from '../../core/leader-migration/index.js';
 import type { ManagerProfile } from '../../core/ownership/index.js';
-import type { GateType, MigrationPlan, StepId } from '../../core/plan/plan-types.js';
+import {
+  isUpgradeStepId,
+  type GateType,
+  type MigrationPlan,
+  type StepId,
+} from '../../core/plan/plan-types.js';
 import type { RollbackRecord, StepRecord } from '../journal/journal-schema.js';
 
 /** The journal's record of the migration so far: the plan and where each step stands. */
@@ -109,10 +114,12 @@ export function plannedVersions(
   component: ManagerComponent,
 ): KubernetesVersion[] {
   if (!plan) return [];
+  // A journey moves both managers through every hop's release (plan.kubernetes.upgrades).
+  const upgrades = plan.kubernetes.upgrades ?? [];
   const raws =
     component === 'kube-controller-manager'
-      ? [plan.kubernetes.current, plan.kubernetes.target]
-      : [plan.ccm.installTag, plan.ccm.targetTag];
+      ? [plan.kubernetes.current, plan.kubernetes.target, ...upgrades.map((u) => u.version)]
+      : [plan.ccm.installTag, plan.ccm.targetTag, ...upgrades.map((u) => u.ccmTag)];
   return uniqueVersions(raws.flatMap((raw) => parsedVersion(raw) ?? []));
 }
 
@@ -253,6 +260,7 @@ function kcmSpecs(plan: MigrationPlan, configsFor: (v: KubernetesVersion) => Pla
 }
 
 const CCM_MOVES: ReadonlySet<StepId> = new Set(['upgrade-kubernetes', 'roll-control-plane']);
+const ccmMoves = (id: StepId): boolean => CCM_MOVES.has(id) || isUpgradeStepId(id);
 
 function ccmSpecs(plan: MigrationPlan, configsFor: (v: KubernetesVersion) => PlannedConfig[]): PhaseSpec[] {
   const install = parsedVersion(plan.ccm.installTag);
@@ -271,7 +279,7 @@ function ccmSpecs(plan: MigrationPlan, configsFor: (v: KubernetesVersion) => Pla
     } else if (installed && step.id === 'disable-leader-migration') {
       migration = false;
       specs.push({ source: step.id, candidates: candidatesOf(all, true, false, configsFor) });
-    } else if (installed && CCM_MOVES.has(step.id) && all.length > 1) {
+    } else if (installed && ccmMoves(step.id) && all.length > 1) {
       specs.push({ source: step.id, candidates: candidatesOf(all, true, migration, configsFor) });
     }
   }

@@ -178,6 +178,8 @@ export const rollbackRecordSchema = z.object({
   /** The step being undone; set before its first undo write, so a crash resumes it (undo is idempotent). */
   undoing: stepIdSchema.optional(),
   completedAt: z.string().optional(),
+  /** The started step that changed the Kubernetes version, which the rollback stopped before. */
+  stoppedAt: stepIdSchema.optional(),
 });
 export type RollbackRecord = z.infer<typeof rollbackRecordSchema>;
 

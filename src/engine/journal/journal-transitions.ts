@@ -193,11 +193,16 @@ export function setUndoing(journal: Journal, id: StepId | undefined, now: number
   return { ...journal, updatedAt: iso(now), rollback: id ? { ...rest, undoing: id } : rest };
 }
 
-export function completeRollback(journal: Journal, now: number): Journal {
+/** `stoppedAt`: the started upgrade the rollback stopped before (Kubernetes does not downgrade). */
+export function completeRollback(journal: Journal, now: number, stoppedAt?: StepId): Journal {
   if (!journal.rollback)
     throw new InternalError('no rollback in progress; this should not happen, please report it');
   const { undoing: _previous, ...rest } = journal.rollback;
-  return { ...journal, updatedAt: iso(now), rollback: { ...rest, completedAt: iso(now) } };
+  return {
+    ...journal,
+    updatedAt: iso(now),
+    rollback: { ...rest, completedAt: iso(now), ...(stoppedAt ? { stoppedAt } : {}) },
+  };
 }
 
 /** Appends holder changes only (a renewal by the same holder is not news), keeping the newest entries. */
@@ -229,12 +234,16 @@ export type JournalPhase =
   | { type: 'in-progress'; step: StepId; state: StepRecord['state'] }
   | { type: 'completed' }
   | { type: 'rolling-back'; undoing?: StepId }
-  | { type: 'rolled-back' };
+  /** `stoppedAt`: the rollback stopped before this started upgrade; the steps up to it stay applied. */
+  | { type: 'rolled-back'; stoppedAt?: StepId };
 
 export function journalPhase(journal: Journal): JournalPhase {
   if (journal.rollback) {
     return journal.rollback.completedAt
-      ? { type: 'rolled-back' }
+      ? {
+          type: 'rolled-back',
+          ...(journal.rollback.stoppedAt ? { stoppedAt: journal.rollback.stoppedAt } : {}),
+        }
       : { type: 'rolling-back', ...(journal.rollback.undoing ? { undoing: journal.rollback.undoing } : {}) };
   }
   const open = journal.steps.find((s) => s.state !== 'verified');

@@ -6,13 +6,22 @@
  */
 import type { Gate, MigrationPlan, PlanStep } from '../../core/plan/plan-types.js';
 import type { Journal } from '../journal/journal-schema.js';
+import { upgradeBoundary } from './upgrade-boundary.js';
 
-/** Steps that changed (or may have changed) something, last first. */
+/**
+ * Steps that changed (or may have changed) something, last first, down to (not including) the last started
+ * step that changed the Kubernetes version (upgrade-boundary.ts: Kubernetes does not downgrade).
+ */
 export function stepsToUndo(journal: Journal): PlanStep[] {
   const touched = new Set(
     journal.steps.filter((s) => s.state !== 'pending' && s.state !== 'rolled-back').map((s) => s.id),
   );
-  return journal.plan.steps.filter((s) => touched.has(s.id)).reverse();
+  const boundary = upgradeBoundary(journal);
+  const from = boundary ? journal.plan.steps.indexOf(boundary.step) + 1 : 0;
+  return journal.plan.steps
+    .slice(from)
+    .filter((s) => touched.has(s.id))
+    .reverse();
 }
 
 const INVARIANTS: readonly Gate['type'][] = ['load-balancers-kept', 'no-ownership-overlap'];

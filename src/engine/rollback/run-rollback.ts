@@ -18,6 +18,7 @@ import {
 import type { GateFailed, Interrupted, StepErrored, WaitingForPerson } from '../run-outcomes.js';
 import { asUprootError, isAbort, type ChangeOutcome } from '../run-plan.js';
 import { gatesAfterUndo, stepsToUndo } from './rollback-order.js';
+import { RollbackAcrossUpgradeError, upgradeBoundary } from './upgrade-boundary.js';
 
 export type UndoOutcome =
   | { readonly type: 'undone'; readonly detail: string }
@@ -77,8 +78,20 @@ export type RollbackResult =
     }
   | StepErrored<'undo-failed'>
   | WaitingForPerson
-  | Interrupted;
+  | Interrupted
+  /** The steps after the last started upgrade were undone; the rollback stops before that upgrade. */
+  | {
+      readonly type: 'stopped-at-upgrade';
+      readonly journal: Journal;
+      readonly steps: readonly StepId[];
+      readonly step: StepId;
+      readonly error: RollbackAcrossUpgradeError;
+    };
 
+/**
+ * Undoes what can be undone. Throws RollbackAcrossUpgradeError, before writing anything, when a started step
+ * that changed the Kubernetes version leaves nothing after it to undo.
+ */
 export async function runRollback(
   initial: Journal,
   actions: RollbackActions,
@@ -86,6 +99,8 @@ export async function runRollback(
 ): Promise<RollbackResult> {
   const { clock } = actions;
   const steps = stepsToUndo(initial);
+  const boundary = upgradeBoundary(initial);
+  if (boundary && steps.length === 0 && !initial.rollback) throw new RollbackAcrossUpgradeError(boundary);
   if (steps.length === 0 && !initial.rollback) return { type: 'nothing-to-undo', journal: initial };
   let journal = await actions.saveJournal(startRollback(initial, clock.now()));
   const undone: StepId[] = [];
@@ -121,7 +136,11 @@ export async function runRollback(
     actions.notify?.({ type: 'step-rolled-back', step: step.id });
     undone.push(step.id);
   }
-  journal = await actions.saveJournal(completeRollback(journal, clock.now()));
+  journal = await actions.saveJournal(completeRollback(journal, clock.now(), boundary?.step.id));
+  if (boundary) {
+    const error = new RollbackAcrossUpgradeError(boundary, undone);
+    return { type: 'stopped-at-upgrade', journal, steps: undone, step: boundary.step.id, error };
+  }
   return { type: 'rolled-back', journal, steps: undone };
 }
 

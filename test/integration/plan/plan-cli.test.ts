@@ -101,7 +101,7 @@ describe('uproot plan', () => {
     expect(err).toContain('kube-controller-manager static pod manifest');
   });
 
-  it('refuses unknown and contradictory --distro, and versions that skip the migration', async () => {
+  it('refuses unknown and contradictory --distro, and targets RKE cannot reach', async () => {
     const unknown = await run(['--example', 'rke2', '--distro', 'k3s']);
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain('UP-PLAN-DISTRO');
@@ -113,9 +113,36 @@ describe('uproot plan', () => {
     ]);
     expect(contradiction.code).toBe(2);
     expect(contradiction.err).toContain('UP-PLAN-DISTRO-MISMATCH');
-    const skip = await run(['--example', 'rke2', '--target-version', 'v1.28.15+rke2r1']);
-    expect(skip.code).toBe(2);
-    expect(skip.err).toContain('target 1.27 first');
+    const rke = await run(['--example', 'rke', '--target-version', '1.33']);
+    expect(rke.code).toBe(2);
+    expect(rke.err).toContain('UP-PLAN-TARGET-UNSUPPORTED');
+    expect(rke.err).toContain('RKE runs Kubernetes up to 1.31');
+  });
+
+  it('plans the journey from an RKE2 cluster on 1.26 to v1.33.5+rke2r1, one minor per step', async () => {
+    const { code, cwd, err } = await run([
+      '--cluster-file',
+      join(EXAMPLES, 'rke2-cluster.yaml'),
+      '--target-version',
+      'v1.33.5+rke2r1',
+      '--out',
+      'plan',
+    ]);
+    expect(err).toBe('wrote 16 file(s) to plan\n');
+    expect(code).toBe(0);
+    const plan = migrationPlanSchema.parse(JSON.parse(readFileSync(join(cwd, 'plan', 'plan.json'), 'utf8')));
+    const minors = (plan.kubernetes.upgrades ?? []).map((u) => Number(u.version.split('.')[1]));
+    expect(minors).toEqual([27, 28, 29, 30, 31, 32, 33]);
+    const steps = readdirSync(join(cwd, 'plan', 'steps')).sort();
+    const last = parse(
+      readFileSync(join(cwd, 'plan', 'steps', steps.at(-1)!, 'rke2-cluster.yaml'), 'utf8'),
+    ) as { spec: { kubernetesVersion: string; rkeConfig: unknown } };
+    expect(steps.at(-1)).toMatch(/-upgrade-kubernetes-1\.33$/);
+    expect(last.spec.kubernetesVersion).toBe('v1.33.5+rke2r1');
+    expect(JSON.stringify(last.spec.rkeConfig)).not.toMatch(/"kube-apiserver-arg":\[[^\]]*cloud-provider/);
+    expect(readFileSync(join(cwd, 'plan', 'RUNBOOK.md'), 'utf8')).toContain(
+      'Journey: migrate with the upgrade to',
+    );
   });
 
   it('exits 0 with a clear message when the cluster is already external', async () => {

@@ -17,13 +17,34 @@ export interface KcmView {
   readonly flags: Flags;
 }
 
+/** A control-plane component's release, and where it was read (for messages). */
+export interface ComponentVersion {
+  readonly component: 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler';
+  /** `pod kube-system/kube-apiserver-cp1 (image …)`, or `/version`. */
+  readonly source: string;
+  readonly nodeName?: string;
+  readonly version: KubernetesVersion;
+}
+
+/** The components whose images carry the cluster's release (etcd and the CCM have their own versions). */
+const VERSIONED = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler'] as const;
+
 export interface ClusterProfile {
   readonly distro: Distro;
   readonly distroEvidence: string;
   readonly nodes: readonly NodeFacts[];
   readonly controlPlane: readonly NodeFacts[];
-  /** The API server's version, else the oldest kubelet's. */
+  /**
+   * The control plane's release: the oldest of controlPlaneVersions (kube-controller-manager may lag
+   * kube-apiserver by a minor, and the migration starts from the managers' release), else the oldest kubelet's.
+   */
   readonly version?: KubernetesVersion;
+  /**
+   * What each control-plane component runs: its static pods' image tags on every control-plane node; the API
+   * server's /version only where no such pod is visible (RKE runs its control plane in Docker). /version is
+   * answered by one kube-apiserver only, so the pods are the fuller picture where there are any.
+   */
+  readonly controlPlaneVersions: readonly ComponentVersion[];
   readonly targetVersion?: KubernetesVersion;
   readonly definition?: ClusterDefinition;
   readonly kcm: Readable<readonly KcmView[]>;
@@ -42,12 +63,14 @@ export function buildProfile(kube: KubeSnapshot, targetVersion?: string): Cluste
   const nodes = kube.nodes.state === 'ok' ? kube.nodes.value : [];
   const definition = kube.clusterDefinition?.state === 'ok' ? kube.clusterDefinition.value : undefined;
   const { distro, evidence } = detectDistro(kube, nodes, definition);
+  const controlPlane = controlPlaneVersions(kube);
   return {
     distro,
     distroEvidence: evidence,
     nodes,
     controlPlane: nodes.filter(isControlPlaneNode),
-    version: clusterVersion(kube, nodes),
+    version: oldest(controlPlane.map((c) => c.version)) ?? oldest(kubeletVersions(nodes)),
+    controlPlaneVersions: controlPlane,
     targetVersion: targetVersion ? parseKubernetesVersion(targetVersion, '--target-version') : undefined,
     definition,
     kcm: kcmViews(kube, definition),
@@ -76,12 +99,45 @@ function detectDistro(
   return { distro: 'unknown', evidence: 'no distribution markers on nodes or kube-system pods' };
 }
 
-function clusterVersion(kube: KubeSnapshot, nodes: readonly NodeFacts[]): KubernetesVersion | undefined {
+function controlPlaneVersions(kube: KubeSnapshot): ComponentVersion[] {
+  const pods = kube.componentPods.state === 'ok' ? kube.componentPods.value : [];
+  const fromPods = pods.flatMap((p): ComponentVersion[] => {
+    const component = VERSIONED.find((c) => c === p.component);
+    const tag = p.image ? imageTag(p.image) : undefined;
+    const parsed = tag ? tryParse(tag) : undefined;
+    // An image tag is not a release name (`v1.26.15-rke2r1-build20240416`): messages show the version.
+    const version = parsed && { ...parsed, raw: `v${parsed.major}.${parsed.minor}.${parsed.patch}` };
+    if (!component || !version) return [];
+    return [
+      {
+        component,
+        source: `pod ${p.namespace}/${p.name} (${p.image})`,
+        ...(p.nodeName ? { nodeName: p.nodeName } : {}),
+        version,
+      },
+    ];
+  });
+  if (fromPods.some((c) => c.component === 'kube-apiserver')) return fromPods;
   const raw = kube.server.state === 'ok' ? kube.server.value.gitVersion : undefined;
-  const parsed = raw ? tryParse(raw) : undefined;
-  if (parsed) return parsed;
-  const kubelets = nodes.map((n) => tryParse(n.kubeletVersion)).filter((v) => v !== undefined);
-  return kubelets.sort((a, b) => a.minor - b.minor || a.patch - b.patch)[0];
+  const server = raw ? tryParse(raw) : undefined;
+  return server
+    ? [{ component: 'kube-apiserver', source: '/version', version: server }, ...fromPods]
+    : fromPods;
+}
+
+/** The tag of an image reference, or undefined (`host:5000/repo` has none). */
+function imageTag(image: string): string | undefined {
+  const name = image.split('@')[0] ?? '';
+  const colon = name.lastIndexOf(':');
+  return colon > name.lastIndexOf('/') ? name.slice(colon + 1) : undefined;
+}
+
+function kubeletVersions(nodes: readonly NodeFacts[]): KubernetesVersion[] {
+  return nodes.map((n) => tryParse(n.kubeletVersion)).filter((v) => v !== undefined);
+}
+
+export function oldest(versions: readonly KubernetesVersion[]): KubernetesVersion | undefined {
+  return [...versions].sort((a, b) => a.major - b.major || a.minor - b.minor || a.patch - b.patch)[0];
 }
 
 export function tryParse(raw: string): KubernetesVersion | undefined {

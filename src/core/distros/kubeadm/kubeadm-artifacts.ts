@@ -5,7 +5,8 @@ import {
   renderLeaderMigrationConfiguration,
   type MigrationPhase,
 } from '../../leader-migration/index.js';
-import type { KubernetesVersion } from '../../kubernetes-version/index.js';
+import { parseKubernetesVersion, type KubernetesVersion } from '../../kubernetes-version/index.js';
+import type { PlannedUpgrade } from '../distro.js';
 import type { Artifact, PlanFinding } from '../../plan/plan-types.js';
 import { seedClusterRoleRules } from '../shared/ccm-chart.js';
 import { LEADER_LOCKING_ROLE } from '../shared/migration-lease-rbac.js';
@@ -14,10 +15,14 @@ import type { VersionPlan } from '../shared/version-policy.js';
 import { APISERVER_MANIFEST_PATH, CCM_USER, LEADER_MIGRATION_FILE } from './ccm-static-pod.js';
 import type { KubeadmDefinition } from './kubeadm-cluster.js';
 
-/** Every controller-manager release that reads the file: KCM N and N+1, the CCM at install and at target. */
+/**
+ * Every controller-manager release that reads the file: KCM N and N+1, the CCM at install and at target, and
+ * on a journey the KCM and CCM of every hop.
+ */
 export function releasesInvolved(
   versions: VersionPlan,
   tags: Pick<CcmTags, 'installTag' | 'targetTag'>,
+  hops: readonly PlannedUpgrade[] = [],
 ): KubernetesVersion[] {
   const ccm = (tag: string): KubernetesVersion => ({
     major: 1,
@@ -25,7 +30,13 @@ export function releasesInvolved(
     patch: 0,
     raw: tag,
   });
-  return [versions.current, versions.target, ccm(tags.installTag), ccm(tags.targetTag)];
+  return [
+    versions.current,
+    versions.target,
+    ccm(tags.installTag),
+    ccm(tags.targetTag),
+    ...hops.flatMap((hop) => [parseKubernetesVersion(hop.version), ccm(hop.ccmTag)]),
+  ];
 }
 
 /** /etc/leadermigration.conf for a phase, listing the controller names of every release involved. */

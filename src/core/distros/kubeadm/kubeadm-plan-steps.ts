@@ -12,6 +12,8 @@ import { ccmImage, type CcmTags } from '../shared/plan-common.js';
 import type { VersionPlan } from '../shared/version-policy.js';
 import { CCM_MANIFEST_PATH, CCM_USER, KCM_MANIFEST_PATH, LEADER_MIGRATION_FILE } from './ccm-static-pod.js';
 import { ccmClusterRbac, type LeaderMigrationTexts } from './kubeadm-artifacts.js';
+import { kubeadmUpgradeChange } from './kubeadm-journey.js';
+import { NO_DOWNGRADE } from '../shared/journey-steps.js';
 import { kubeletAndKubeadmConfigChange, writeFile, type ManifestProgression } from './manifest-files.js';
 
 const SEED_003 = 'seed 003 (Kubernetes, "Migrate Replicated Control Plane To Use Cloud Controller Manager")';
@@ -184,8 +186,19 @@ export function addRollControlPlane(plan: PlanAssembly, ctx: KubeadmStepContext)
       ),
     );
   // kube-apiserver manifests differ per node (--advertise-address), and a node command only writes whole
-  // files: its flag is part of the person's step, never one node's file copied to all.
-  changes.push(kubeletAndKubeadmConfigChange());
+  // files: its flag is part of the person's step, never one node's file copied to all. With an upgrade the
+  // person moves kube-apiserver (and the kubelets) first, as KCM N+1 must not be newer than it.
+  if (ctx.versions.upgrade) {
+    changes.splice(
+      1,
+      0,
+      kubeadmUpgradeChange({
+        release: ctx.versions.target.raw,
+        toExternal: true,
+        thenUproot: `kube-controller-manager.yaml (${ctx.versions.target.raw}, external, no leader migration)${ccmMoves ? ` and the CCM (${ctx.tags.targetTag})` : ''}`,
+      }),
+    );
+  } else changes.push(kubeletAndKubeadmConfigChange());
   plan.addStep({
     id: 'roll-control-plane',
     title: 'Roll the control plane to kube-controller-manager N+1 with the external provider',
@@ -194,6 +207,7 @@ export function addRollControlPlane(plan: PlanAssembly, ctx: KubeadmStepContext)
     source: `${SEED_003}, "Deploy Cloud Controller Manager" and "Upgrade Control Plane"`,
     changes,
     gates: [
+      ...(ctx.versions.upgrade ? [gates.kubernetesVersion('kubeadm', ctx.versions.target.raw)] : []),
       gates.controlPlaneFlags('external', false),
       gates.migrationLeaseHeld('cloud-controller-manager'),
       gates.nodesInitialized(),
@@ -201,8 +215,9 @@ export function addRollControlPlane(plan: PlanAssembly, ctx: KubeadmStepContext)
       gates.noOwnershipOverlap(),
     ],
     undo: {
-      description:
-        'Rollback (seed 003): put back KCM N with leader migration enabled, one node at a time, replacing N+1 nodes until only version N remains; restore the wildcard configuration.',
+      description: ctx.versions.upgrade
+        ? `Rollback (seed 003) is impossible once the control plane runs ${ctx.versions.target.raw}: ${NO_DOWNGRADE}`
+        : 'Rollback (seed 003): put back KCM N with leader migration enabled, one node at a time, replacing N+1 nodes until only version N remains; restore the wildcard configuration.',
       changes: [
         // The configuration first: KCM N reads it when it starts, and must read the wildcard form.
         writeFile(LEADER_MIGRATION_FILE, 'Restore the wildcard configuration.', target, wildcard),

@@ -9,6 +9,7 @@ import type { MigrationPlan, PlanFinding } from '../../plan/plan-types.js';
 import type { PlanOptions } from '../distro.js';
 import { verifyProviderIdsStep } from '../shared/common-steps.js';
 import { boolFlag, lastFlagValue } from '../shared/flag-list.js';
+import { journeyHops } from '../shared/journey-steps.js';
 import { PlanAssembly } from '../shared/plan-assembly.js';
 import {
   ccmTags,
@@ -21,6 +22,7 @@ import {
 import { checkCurrentVersion, checkInTreeExists, resolveTarget } from '../shared/version-policy.js';
 import { locate } from '../shared/yaml-source.js';
 import { kubeadmFindings, leaderMigrationTexts, releasesInvolved } from './kubeadm-artifacts.js';
+import { addKubeadmHop, type HopFiles } from './kubeadm-journey.js';
 import type { KubeadmDefinition } from './kubeadm-cluster.js';
 import {
   addDisableLeaderMigration,
@@ -73,8 +75,14 @@ export function planKubeadm(def: KubeadmDefinition, options: PlanOptions): Migra
   const versions = resolveTarget('kubeadm', def.kubernetesVersion, options.targetVersion);
   const tags = ccmTags('kubeadm', versions, options.ccmImageTag);
   const withNodeIpam = options.withNodeIpam ?? false;
-  const stepOptions = stepOptionsFor(versions, tags, 'explicit', { withNodeIpam, ccmInstall: 'static-pod' });
-  const allVersions = releasesInvolved(versions, tags);
+  const stepOptions = stepOptionsFor(
+    versions,
+    tags,
+    'explicit',
+    { withNodeIpam, ccmInstall: 'static-pod' },
+    'roll-control-plane',
+  );
+  const allVersions = releasesInvolved(versions, tags, journeyHops(stepOptions));
   const config = leaderMigrationTexts(allVersions, withNodeIpam);
   const ctx: KubeadmStepContext = {
     files: manifestProgression(def, stepOptions),
@@ -93,6 +101,8 @@ export function planKubeadm(def: KubeadmDefinition, options: PlanOptions): Migra
   addRollControlPlane(plan, ctx);
   addDisableLeaderMigration(plan, ctx);
   plan.addStep(verifyProviderIdsStep('seed 002, step 6 (the same check applies)'));
+  let files: HopFiles = { kcm: ctx.files.kcm.rolled, ccm: ctx.files.ccm.final };
+  for (const hop of journeyHops(stepOptions)) files = addKubeadmHop(plan, def, stepOptions, files, hop);
 
   const findings: PlanFinding[] = [
     ...tags.findings,

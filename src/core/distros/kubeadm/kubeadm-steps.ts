@@ -6,7 +6,8 @@
  */
 import { atLeast, parseKubernetesVersion } from '../../kubernetes-version/index.js';
 import type { StepId } from '../../plan/plan-types.js';
-import type { StepOptions } from '../distro.js';
+import { hopOf, type PlannedUpgrade, type StepOptions } from '../distro.js';
+import { APISERVER_CLOUD_FLAGS, apiserverDropsCloudFlags } from '../shared/journey-steps.js';
 import { addToCommaList, lastFlagValue, setFlag, withoutFlags } from '../shared/flag-list.js';
 import { cloneJson, isRecord, type JsonRecord } from '../shared/json-value.js';
 import { grantMigrationLease } from '../shared/migration-lease-rbac.js';
@@ -43,6 +44,11 @@ export function kubeadmApplyStep(stepId: StepId, current: unknown, options: Step
   const pod = cloneJson(current);
   const container = containers(pod)[0];
   if (!container) return current;
+  const hop = hopOf(options, stepId);
+  if (hop) {
+    upgradeManifest(role, container, hop);
+    return pod;
+  }
   switch (stepId) {
     case 'enable-leader-migration':
       if (role !== 'kube-controller-manager') return current;
@@ -102,4 +108,19 @@ function rollKcm(pod: JsonRecord, container: JsonRecord, options: StepOptions): 
   withoutHostPath(pod, LEADER_MIGRATION_VOLUME);
   if (options.decisions.upgrade)
     container.image = withImageTag(String(container.image ?? ''), options.targetVersion);
+}
+
+/**
+ * A hop of the journey on one manifest: kube-controller-manager and kube-apiserver take the release's image,
+ * the CCM the release of that minor; from 1.33 kube-apiserver loses --cloud-provider and --cloud-config, which
+ * that release removed (kubernetes/kubernetes#130162).
+ */
+function upgradeManifest(role: string, container: JsonRecord, hop: PlannedUpgrade): void {
+  if (role === 'cloud-controller-manager') {
+    container.image = withImageTag(String(container.image ?? ''), hop.ccmTag);
+    return;
+  }
+  container.image = withImageTag(String(container.image ?? ''), hop.version);
+  if (role === 'kube-apiserver' && apiserverDropsCloudFlags(parseKubernetesVersion(hop.version)))
+    setFlags(container, withoutFlags(flagsOf(container), APISERVER_CLOUD_FLAGS));
 }

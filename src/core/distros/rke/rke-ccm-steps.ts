@@ -173,3 +173,15 @@ export function ccmInstallFinding(chart: RkeCcmChart): PlanFinding {
       : 'RKE does not install charts and no helm-controller was found in addons: install the CCM with helm and ccm/values.yaml (the plan has the command).',
   };
 }
+
+/**
+ * A hop of the journey moves the CCM to the release of the hop's minor: the values as after
+ * disable-leader-migration (the hops come after it; only the CCM runs the cloud controllers by then) with
+ * that release's tag.
+ */
+export function hopCcmChanges(plan: PlanAssembly, chart: RkeCcmChart, tag: string): Change[] {
+  const path = `ccm/values-${tag}.yaml`;
+  const values = withoutLeaderMigration(withImageTag(chart.installValues, tag));
+  plan.addArtifact({ path, description: `Helm values with the CCM at ${tag}`, content: valuesYaml(values) });
+  return [chartChange(chart, values, path, `Move the CCM to ${tag} with the cluster`)];
+}

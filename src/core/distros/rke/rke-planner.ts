@@ -4,6 +4,7 @@
  * `cloud_provider: external-aws`.
  */
 import { InputError } from '../../../errors/index.js';
+import { parseKubernetesVersion } from '../../kubernetes-version/index.js';
 import type { Change, MigrationPlan, PlanFinding } from '../../plan/plan-types.js';
 import type { PlanOptions } from '../distro.js';
 import { CONTROL_PLANE_LABEL } from '../shared/ccm-chart.js';
@@ -16,8 +17,12 @@ import {
 } from '../shared/common-steps.js';
 import { baseName, definitionEditor, editChanges, undoChanges } from '../shared/definition-edit.js';
 import { getPath } from '../shared/json-value.js';
+import { JOURNEY_SOURCE, journeyHops, upgradeStep } from '../shared/journey-steps.js';
+import { runningForms } from '../shared/releases.js';
 import { PlanAssembly } from '../shared/plan-assembly.js';
+import { gates } from '../shared/plan-building.js';
 import {
+  ccmImage,
   ccmTags,
   csiMigrationFindings,
   migrationPlan,
@@ -36,6 +41,7 @@ import {
   addInstallCcm,
   ccmInstallFinding,
   confirmInstalledStep,
+  hopCcmChanges,
   moveCcmChanges,
   rkeCcmChart,
   runsHelmController,
@@ -51,6 +57,17 @@ import { rkeApplyStep } from './rke-steps.js';
 const SEED_002 = 'seed 002 (Rancher, "Migrating Amazon In-tree to Out-of-tree"), RKE tab';
 const SEED_004 = 'seed 004 (Rancher, "Setting up the Amazon Cloud Provider"), out-of-tree RKE';
 const CP_SELECTOR = `${CONTROL_PLANE_LABEL.rke}=true`;
+
+/** With an upgrade: what RKE itself must be able to do, and where its road ends. */
+function rkeLifecycleFinding(): PlanFinding {
+  return {
+    severity: 'info',
+    code: 'rke-end-of-life',
+    message:
+      'cloud_provider external-aws needs RKE v1.4.15 / v1.5.0 or later (Rancher 2.7.11 / 2.8.0), and each kubernetes_version must be one the RKE binary lists (rke config --list-version --all). RKE1 reached end of life on 31 July 2025; its last line (RKE v1.7) runs Kubernetes up to 1.31.',
+    hint: 'to go past 1.31, move the cluster to RKE2 (Rancher’s RKE1-to-RKE2 migration) and plan the rest of the journey there',
+  };
+}
 
 export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan {
   rejectForeignOptions('rke', options);
@@ -96,10 +113,13 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
   const versions = resolveTarget('rke', def.kubernetesVersion, options.targetVersion);
   const tags = ccmTags('rke', versions, options.ccmImageTag);
   const chart = rkeCcmChart(runsHelmController(rke), tags);
-  const stepOptions = stepOptionsFor(versions, tags, 'default', {
-    useInstanceMetadataHostname,
-    ccmInstall: chart.helmController ? 'helm-controller' : 'helm-cli',
-  });
+  const stepOptions = stepOptionsFor(
+    versions,
+    tags,
+    'default',
+    { useInstanceMetadataHostname, ccmInstall: chart.helmController ? 'helm-controller' : 'helm-cli' },
+    'switch-to-external',
+  );
 
   const file = def.file.path;
   const fileName = baseName(file);
@@ -168,6 +188,7 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
       source: `${SEED_002}, step 5; ${SEED_004}, steps 1-2 (RKE)`,
       changes: [...editChanges(switched, applyCluster), ...moveCcm],
       selector: CP_SELECTOR,
+      ...(versions.upgrade ? { versionGate: gates.kubernetesVersion('rke', versions.target.raw) } : {}),
       undo: {
         description: versions.upgrade
           ? 'Rolling back to the in-tree provider is impossible once the cluster runs 1.27.'
@@ -179,6 +200,30 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
 
   addDisableLeaderMigration(plan, chart, `${SEED_002}, step 5 (last part)`);
   plan.addStep(verifyProviderIdsStep(`${SEED_002}, step 6`));
+  for (const hop of journeyHops(stepOptions)) {
+    const version = parseKubernetesVersion(hop.version);
+    const edit = definition.edit(
+      hop.step,
+      `Set kubernetes_version ${hop.version}.`,
+      'None: Kubernetes does not downgrade.',
+    );
+    const ccm = hopCcmChanges(plan, chart, hop.ccmTag);
+    plan.addStep(
+      upgradeStep({
+        version,
+        description: `RKE updates the control-plane nodes one at a time, then the workers, to ${hop.version}; then the CCM moves to ${ccmImage(hop.ccmTag)}, the release of that minor (never newer than the API server). The next hop starts only when every kubelet and the API server run ${runningForms('rke', hop.version).kubeletVersion}.`,
+        source: `${JOURNEY_SOURCE}; ${SEED_002}, "If you're upgrading the cluster's Kubernetes version, set the Kubernetes version as well"`,
+        changes: [...editChanges(edit, applyCluster), ...ccm],
+        gates: [
+          gates.clusterRolledOut(),
+          gates.kubernetesVersion('rke', hop.version),
+          gates.ccmRolledOut(),
+          gates.nodesInitialized(),
+          gates.loadBalancersKept(),
+        ],
+      }),
+    );
+  }
   plan.addArtifact(grant.artifact);
 
   const findings: PlanFinding[] = [
@@ -193,6 +238,7 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
     ...awsCloudProviderFindings(rke),
     ...csiMigrationFindings(document),
     ...finalStateFindings(definition.current.object),
+    ...(versions.upgrade ? [rkeLifecycleFinding()] : []),
   ];
   return migrationPlan(def, stepOptions, { steps: plan.steps, findings, artifacts: plan.artifacts });
 }

@@ -5,7 +5,7 @@
  */
 import { InputError } from '../../../errors/index.js';
 import type { StepId } from '../../plan/plan-types.js';
-import type { StepOptions } from '../distro.js';
+import { hopOf, type StepOptions } from '../distro.js';
 import { cloneJson, ensureRecord, isRecord, type JsonRecord } from '../shared/json-value.js';
 import { grantMigrationLease } from '../shared/migration-lease-rbac.js';
 import { isRkeDocument } from './rke-cluster.js';
@@ -25,6 +25,13 @@ export function rkeApplyStep(stepId: StepId, current: unknown, options: StepOpti
   const rke = isRecord(document.rancher_kubernetes_engine_config)
     ? document.rancher_kubernetes_engine_config
     : document;
+  const hop = hopOf(options, stepId);
+  if (hop) {
+    // RKE sets --cloud-provider on kube-apiserver itself from cloud_provider.name (cluster/plan.go), but RKE
+    // runs no minor past 1.31, so no hop reaches 1.33, which removed the flag.
+    rke.kubernetes_version = hop.version;
+    return document;
+  }
   switch (stepId) {
     case 'enable-leader-migration':
       extraArgsOf(rke, 'kube-controller')['enable-leader-migration'] = 'true';

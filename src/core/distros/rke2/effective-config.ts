@@ -9,7 +9,10 @@ import { isRecord, type JsonRecord } from '../shared/json-value.js';
 import { boolFlag, lastFlagValue } from '../shared/flag-list.js';
 import { RKE2_ROLES, roleLabels, selectorMatches, type Labels, type Rke2Role } from './machine-selector.js';
 
-/** `aws` (in-tree), `external`, `rke2` (RKE2's own cloud controller, the default), or another provider name. */
+/**
+ * `aws` (in-tree), `external`, `rke2` (RKE2's own cloud controller, the default), `none` (kube-apiserver from
+ * 1.33, which has no cloud provider), or another provider name.
+ */
 export type CloudProviderSetting = 'aws' | 'external' | 'rke2' | (string & {});
 
 export interface Rke2EffectiveSettings {
@@ -60,14 +63,14 @@ export function rke2EffectiveSettings(cluster: unknown, labels: Labels): Rke2Eff
   const name = typeof config['cloud-provider-name'] === 'string' ? config['cloud-provider-name'] : undefined;
   // What RKE2 passes to the components for the provider name (before v1.29.11 `aws` meant the in-tree flags).
   const base: CloudProviderSetting = name === undefined || name === '' ? 'rke2' : name;
-  const component = (key: string): CloudProviderSetting =>
-    lastFlagValue(argList(config[key]), 'cloud-provider') ?? base;
+  const component = (key: string, fallback = base): CloudProviderSetting =>
+    lastFlagValue(argList(config[key]), 'cloud-provider') ?? fallback;
   const nodeName = config['node-name'];
   return {
     cloudProviderName: name,
     kubelet: component('kubelet-arg'),
     kubeControllerManager: component('kube-controller-manager-arg'),
-    kubeApiserver: component('kube-apiserver-arg'),
+    kubeApiserver: component('kube-apiserver-arg', apiserverHasNoCloudProvider(cluster) ? 'none' : base),
     kcmLeaderMigration:
       boolFlag(argList(config['kube-controller-manager-arg']), 'enable-leader-migration') ?? false,
     disableCloudController:
@@ -82,6 +85,17 @@ export interface Rke2NodeKind {
   readonly description: string;
   readonly roles: readonly Rke2Role[];
   readonly labels: Labels;
+}
+
+/**
+ * From RKE2 v1.33.0+rke2r1 RKE2 passes no --cloud-provider to kube-apiserver (pkg/podexecutor/staticpod.go),
+ * whose 1.33 release removed the flag (kubernetes/kubernetes#130162): its provider is `none` unless an
+ * explicit kube-apiserver-arg sets one (which 1.33 then refuses).
+ */
+function apiserverHasNoCloudProvider(cluster: unknown): boolean {
+  const version = isRecord(cluster) && isRecord(cluster.spec) ? cluster.spec.kubernetesVersion : undefined;
+  const m = typeof version === 'string' ? /^v?1\.(\d+)\./.exec(version) : null;
+  return m !== null && Number(m[1]) >= 33;
 }
 
 /** Every role combination a node can have, plus each machine pool's labels (pool labels can match selectors). */
@@ -121,7 +135,8 @@ export function externalProblems(cluster: unknown, kind: Rke2NodeKind): string[]
   if (kind.roles.includes('control-plane')) {
     if (s.kubeControllerManager !== 'external')
       problems.push(`kube-controller-manager cloud provider is ${s.kubeControllerManager}`);
-    if (s.kubeApiserver !== 'external') problems.push(`kube-apiserver cloud provider is ${s.kubeApiserver}`);
+    if (s.kubeApiserver !== 'external' && s.kubeApiserver !== 'none')
+      problems.push(`kube-apiserver cloud provider is ${s.kubeApiserver}`);
     if (s.kcmLeaderMigration) problems.push('kube-controller-manager still has enable-leader-migration');
     if (s.cloudProviderName !== 'external' && !s.disableCloudController)
       problems.push('RKE2 still runs its own cloud controller (disable-cloud-controller is not set)');

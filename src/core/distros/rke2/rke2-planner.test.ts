@@ -244,7 +244,11 @@ describe('RKE2 merging into what the user has', () => {
   it('reads a List from kubectl and moves the CCM with --target-version', () => {
     const list = `apiVersion: v1\nkind: List\nitems:\n- ${MINIMAL.trimEnd().split('\n').join('\n  ')}\n`;
     const { plan } = planOf(list, { targetVersion: 'v1.27.16+rke2r1' });
-    expect(plan.kubernetes).toEqual({ current: 'v1.26.15+rke2r1', target: 'v1.27.16+rke2r1' });
+    expect(plan.kubernetes).toEqual({
+      current: 'v1.26.15+rke2r1',
+      target: 'v1.27.16+rke2r1',
+      upgrades: [{ step: 'switch-to-external', version: 'v1.27.16+rke2r1', ccmTag: 'v1.27.10' }],
+    });
     expect(plan.ccm).toMatchObject({ installTag: 'v1.26.14', targetTag: 'v1.27.10' });
     const switched = plan.steps.find((s) => s.id === 'switch-to-external')!;
     const edit = switched.changes[0];
@@ -263,27 +267,14 @@ describe('RKE2 version gates and bad input', () => {
     expect(codeOf(() => planOf(withVersion('v1.27.16+rke2r1')))).toBe('UP-PLAN-VERSION-NO-IN-TREE');
   });
 
-  it('refuses targets that skip the migration, skip a minor, go back, or are not RKE2 releases', () => {
-    expect(codeOf(() => planOf(MINIMAL, { targetVersion: 'v1.28.1+rke2r1' }))).toBe(
-      'UP-PLAN-TARGET-SKIPS-MIGRATION',
-    );
-    expect(codeOf(() => planOf(withVersion('v1.25.16+rke2r1'), { targetVersion: 'v1.27.1+rke2r1' }))).toBe(
-      'UP-PLAN-TARGET-SKIPS-MINOR',
-    );
+  it('refuses targets that go back or are not RKE2 releases, and resolves a bare minor', () => {
     expect(codeOf(() => planOf(MINIMAL, { targetVersion: 'v1.25.1+rke2r1' }))).toBe(
       'UP-PLAN-TARGET-DOWNGRADE',
     );
-    expect(codeOf(() => planOf(MINIMAL, { targetVersion: '1.27' }))).toBe('UP-PLAN-TARGET-FORMAT');
+    expect(codeOf(() => planOf(MINIMAL, { targetVersion: 'v1.27.16' }))).toBe('UP-PLAN-TARGET-FORMAT');
+    expect(planOf(MINIMAL, { targetVersion: '1.27' }).plan.kubernetes.target).toBe('v1.27.16+rke2r2');
     expect(planOf(MINIMAL, { targetVersion: '1.26' }).plan.kubernetes.target).toBe('v1.26.15+rke2r1');
-  });
-
-  it('says "target 1.27 first" when the target skips the migration', () => {
-    try {
-      planOf(MINIMAL, { targetVersion: 'v1.28.1+rke2r1' });
-      expect.unreachable();
-    } catch (error) {
-      expect(UprootError.is(error) && error.hint).toContain('target 1.27 first');
-    }
+    expect(codeOf(() => planOf(MINIMAL, { targetVersion: '1.40' }))).toBe('UP-PLAN-TARGET-UNKNOWN');
   });
 
   it('refuses a CCM tag across the 1.28 rename (the default configuration would be unsafe)', () => {

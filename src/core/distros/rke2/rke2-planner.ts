@@ -2,9 +2,9 @@
  * The RKE2 plan (seed 002's RKE2 tab, seed 004's out-of-tree setup): every step as a concrete change to the
  * Rancher provisioning Cluster, merged into what the user has, with its gates and undo.
  */
-import { minorString } from '../../kubernetes-version/index.js';
+import { minorString, parseKubernetesVersion } from '../../kubernetes-version/index.js';
 import type { MigrationPlan } from '../../plan/plan-types.js';
-import type { PlanOptions } from '../distro.js';
+import type { PlannedUpgrade, PlanOptions } from '../distro.js';
 import { CONTROL_PLANE_LABEL, helmChartYaml, renderHelmChart, valuesYaml } from '../shared/ccm-chart.js';
 import {
   cordonStep,
@@ -14,7 +14,19 @@ import {
   switchToExternalStep,
   verifyProviderIdsStep,
 } from '../shared/common-steps.js';
-import { definitionEditor, editChanges, undoChanges } from '../shared/definition-edit.js';
+import {
+  definitionEditor,
+  editChanges,
+  undoChanges,
+  type DefinitionEditor,
+} from '../shared/definition-edit.js';
+import {
+  APISERVER_FLAG_REASON,
+  JOURNEY_SOURCE,
+  apiserverDropsCloudFlags,
+  journeyHops,
+  upgradeStep,
+} from '../shared/journey-steps.js';
 import { isRecord, type JsonRecord } from '../shared/json-value.js';
 import { PlanAssembly } from '../shared/plan-assembly.js';
 import { gates } from '../shared/plan-building.js';
@@ -33,7 +45,7 @@ import { locate } from '../shared/yaml-source.js';
 import { externalProblems, rke2NodeKinds, selectorEntries, usesInTreeAws } from './effective-config.js';
 import type { Rke2Definition } from './rke2-cluster.js';
 import { finalStateFindings, rke2Findings } from './rke2-findings.js';
-import { ccmValuesOf, rke2ApplyStep } from './rke2-steps.js';
+import { ccmValuesOf, hasApiserverCloudFlags, rke2ApplyStep } from './rke2-steps.js';
 import { rke2RenderFile } from './rke2-text.js';
 
 const SEED_002 = 'seed 002 (Rancher, "Migrating Amazon In-tree to Out-of-tree"), RKE2 tab';
@@ -61,6 +73,36 @@ function reliesOnSupervisorNaming(cluster: JsonRecord): boolean {
   return global['cloud-provider-name'] === 'aws' && !hasNodeName;
 }
 
+/** Why the switch and every hop set disable-cloud-controller (rancher/rke2#10351, rancher/rke2-docs#616). */
+const CLOUD_CONTROLLER_REASON =
+  'from RKE2 1.36 cloud-provider-name no longer turns RKE2\u2019s own cloud controller off, rancher/rke2#10351; RKE2\u2019s docs recommend it whenever a provider CCM runs, rancher/rke2-docs#616; it changes nothing on earlier releases';
+
+/** One hop: the Cluster moves to the hop's release and CCM; Rancher rolls it; the whole cluster must run it. */
+function addRke2Hop(plan: PlanAssembly, definition: DefinitionEditor, hop: PlannedUpgrade): void {
+  const version = parseKubernetesVersion(hop.version);
+  const dropsFlags = apiserverDropsCloudFlags(version) && hasApiserverCloudFlags(definition.current.object);
+  const edit = definition.edit(
+    hop.step,
+    `Set spec.kubernetesVersion ${hop.version} and the CCM image tag ${hop.ccmTag}${dropsFlags ? '; remove cloud-provider and cloud-config from every kube-apiserver-arg' : ''}.`,
+    'None: Kubernetes does not downgrade.',
+  );
+  plan.addStep(
+    upgradeStep({
+      version,
+      description: `Rancher rolls the control-plane nodes one at a time, then the workers, to ${hop.version}; the CCM moves to ${ccmImage(hop.ccmTag)} (the release of that minor, never newer than the API server). disable-cloud-controller stays true (${CLOUD_CONTROLLER_REASON}).${dropsFlags ? ` The cloud-provider/cloud-config kube-apiserver-arg goes in the same change: ${APISERVER_FLAG_REASON}.` : ''} The next hop starts only when every kubelet, the API server and the control-plane pods run ${hop.version}.`,
+      source: `${JOURNEY_SOURCE}; ${SEED_002}, "If upgrading the Kubernetes version, set the Kubernetes version as well"`,
+      changes: editChanges(edit),
+      gates: [
+        gates.clusterRolledOut(),
+        gates.kubernetesVersion('rke2', hop.version),
+        gates.ccmRolledOut(),
+        gates.nodesInitialized(),
+        gates.loadBalancersKept(),
+      ],
+    }),
+  );
+}
+
 export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPlan {
   rejectForeignOptions('rke2', options);
   const { parsed, docIndex, pathInDoc, cluster } = def;
@@ -84,10 +126,13 @@ export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPl
   const tags = ccmTags('rke2', versions, options.ccmImageTag);
   const supervisorNaming = reliesOnSupervisorNaming(cluster);
   const keepAwsNodeNaming = options.keepAwsNodeNaming ?? supervisorNaming;
-  const stepOptions = stepOptionsFor(versions, tags, 'default', {
-    keepAwsNodeNaming,
-    ccmInstall: 'additional-manifest',
-  });
+  const stepOptions = stepOptionsFor(
+    versions,
+    tags,
+    'default',
+    { keepAwsNodeNaming, ccmInstall: 'additional-manifest' },
+    'switch-to-external',
+  );
 
   const plan = new PlanAssembly();
   const definition = definitionEditor({
@@ -181,7 +226,7 @@ export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPl
   });
 
   const upgradeText = versions.upgrade
-    ? ` and spec.kubernetesVersion ${versions.target.raw} (the CCM image moves to ${tags.targetTag})`
+    ? ` and spec.kubernetesVersion ${versions.target.raw} (the CCM image moves to ${tags.targetTag})${keepAwsNodeNaming ? '' : `, with disable-cloud-controller: true for the control plane (${CLOUD_CONTROLLER_REASON})`}`
     : '';
   const switched = definition.edit(
     'switch-to-external',
@@ -197,6 +242,7 @@ export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPl
       source: `${SEED_002}, step 5; ${SEED_004}, step 2`,
       changes: editChanges(switched),
       selector: CP_SELECTOR,
+      ...(versions.upgrade ? { versionGate: gates.kubernetesVersion('rke2', versions.target.raw) } : {}),
       undo: {
         description: versions.upgrade
           ? 'Rolling back re-enables the in-tree provider and leader migration on the KCMs; it is impossible once the cluster runs 1.27 (no in-tree provider there).'
@@ -225,6 +271,8 @@ export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPl
   );
 
   plan.addStep(verifyProviderIdsStep(`${SEED_002}, step 6`));
+
+  for (const hop of journeyHops(stepOptions)) addRke2Hop(plan, definition, hop);
 
   plan.addArtifact(grant.artifact);
 

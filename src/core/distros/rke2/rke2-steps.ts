@@ -8,8 +8,9 @@
  * is not lost), and in every other entry that sets the same key and may match machines of that role.
  */
 import { InputError } from '../../../errors/index.js';
+import { parseKubernetesVersion } from '../../kubernetes-version/index.js';
 import type { StepId } from '../../plan/plan-types.js';
-import type { StepOptions } from '../distro.js';
+import { hopOf, type PlannedUpgrade, type StepOptions } from '../distro.js';
 import {
   CCM_CHART,
   ensureCcmValues,
@@ -27,6 +28,7 @@ import {
   manifestDocuments,
   replaceManifest,
 } from '../shared/manifest-stream.js';
+import { APISERVER_CLOUD_FLAGS, apiserverDropsCloudFlags } from '../shared/journey-steps.js';
 import { grantMigrationLease } from '../shared/migration-lease-rbac.js';
 import { editYamlText } from '../shared/yaml-edit.js';
 import { argList, rke2EffectiveConfig } from './effective-config.js';
@@ -41,6 +43,7 @@ import {
 } from './machine-selector.js';
 
 const KCM_ARG = 'kube-controller-manager-arg';
+const APISERVER_ARG = 'kube-apiserver-arg';
 const COMPONENT_ARG_KEYS = ['kubelet-arg', 'kube-apiserver-arg', KCM_ARG] as const;
 const LEADER_MIGRATION_FLAGS = ['enable-leader-migration', 'leader-migration-config'];
 
@@ -53,6 +56,11 @@ export function rke2ApplyStep(stepId: StepId, current: unknown, options: StepOpt
     });
   }
   const cluster = cloneJson(current as JsonRecord);
+  const hop = hopOf(options, stepId);
+  if (hop) {
+    upgradeTo(cluster, hop);
+    return cluster;
+  }
   switch (stepId) {
     case 'enable-leader-migration':
       addArgsForRole(cluster, 'control-plane', KCM_ARG, ['enable-leader-migration']);
@@ -196,9 +204,59 @@ function switchToExternal(cluster: JsonRecord, options: StepOptions): void {
   // After adding the overrides, so the control-plane entry that held the flag is kept, not recreated.
   removeArgs(cluster, KCM_ARG, LEADER_MIGRATION_FLAGS);
   overrideExplicitCloudProvider(cluster);
-  if (options.decisions.upgrade) ensureRecord(cluster, ['spec']).kubernetesVersion = options.targetVersion;
+  if (options.decisions.upgrade) {
+    ensureRecord(cluster, ['spec']).kubernetesVersion = options.targetVersion;
+    ensureCloudControllerDisabled(cluster);
+    if (apiserverDropsCloudFlags(parseKubernetesVersion(options.targetVersion)))
+      removeArgs(cluster, APISERVER_ARG, APISERVER_CLOUD_FLAGS);
+  }
   // The CCM follows the cluster to the target minor in the same change (it must not be newer than the API server).
   editCcmChart(cluster, (values) => withImageTag(values, options.ccmTargetTag), false);
+}
+
+/**
+ * A hop of the journey: the release, the CCM of its minor, and what that minor needs. Rancher rolls it like
+ * any other change of the Cluster: control plane node by node, then the workers.
+ */
+function upgradeTo(cluster: JsonRecord, hop: PlannedUpgrade): void {
+  ensureRecord(cluster, ['spec']).kubernetesVersion = hop.version;
+  editCcmChart(cluster, (values) => withImageTag(values, hop.ccmTag), false);
+  if (apiserverDropsCloudFlags(parseKubernetesVersion(hop.version)))
+    removeArgs(cluster, APISERVER_ARG, APISERVER_CLOUD_FLAGS);
+  ensureCloudControllerDisabled(cluster);
+}
+
+/**
+ * `disable-cloud-controller: true` on the servers, unless they already have it. Before RKE2 1.36 any
+ * cloud-provider-name turned the built-in cloud controller off (pkg/rke2/rke2_linux.go set DisableCCM); from
+ * v1.36.0+rke2r1 only the bundled providers (rancher-vsphere, harvester) do (rancher/rke2#10351,
+ * pkg/cli/cmds/root.go validateCloudProvider), so with `aws` or `external` RKE2's own CCM would run beside the
+ * aws-cloud-controller-manager and race it to initialise nodes. RKE2's docs recommend the setting whenever a
+ * provider CCM is deployed (rancher/rke2-docs#616); it changes nothing on earlier releases.
+ */
+function ensureCloudControllerDisabled(cluster: JsonRecord): void {
+  const effective = rke2EffectiveConfig(cluster, roleLabels(['control-plane']))['disable-cloud-controller'];
+  if (effective === true || effective === 'true') return;
+  setConfigForRole(cluster, 'control-plane', 'disable-cloud-controller', true);
+}
+
+/** kube-apiserver-arg carries cloud-provider or cloud-config somewhere (global or any selector entry). */
+export function hasApiserverCloudFlags(cluster: unknown): boolean {
+  if (!isRecord(cluster)) return false;
+  const rke = isRecord(cluster.spec) && isRecord(cluster.spec.rkeConfig) ? cluster.spec.rkeConfig : {};
+  const configs = [
+    rke.machineGlobalConfig,
+    ...(Array.isArray(rke.machineSelectorConfig) ? rke.machineSelectorConfig : []).map((e) =>
+      isRecord(e) ? e.config : undefined,
+    ),
+  ];
+  return configs.some(
+    (config) =>
+      isRecord(config) &&
+      argList(config[APISERVER_ARG]).some((a) =>
+        (APISERVER_CLOUD_FLAGS as readonly string[]).includes(flagName(a)),
+      ),
+  );
 }
 
 /**

@@ -85,15 +85,25 @@ export function enableLeaderMigrationStep(parts: StepParts): PlanStep {
   };
 }
 
-/** RKE2 and RKE: the rollout to the external provider, then the cordoned control plane is uncordoned. */
-export function switchToExternalStep(parts: StepParts & { readonly selector: string }): PlanStep {
+/**
+ * RKE2 and RKE: the rollout to the external provider, then the cordoned control plane is uncordoned. With an
+ * upgrade folded in (seed 002), `versionGate` proves the whole cluster runs the new release.
+ */
+export function switchToExternalStep(
+  parts: StepParts & { readonly selector: string; readonly versionGate?: Gate },
+): PlanStep {
   return {
     id: 'switch-to-external',
     title: 'Switch the cluster to the external cloud provider',
     description: parts.description,
     source: parts.source,
     changes: [...parts.changes, uncordonChange(parts.selector)],
-    gates: [gates.clusterRolledOut(), gates.controlPlaneFlags('external', false), ...handOverGates()],
+    gates: [
+      gates.clusterRolledOut(),
+      ...(parts.versionGate ? [parts.versionGate] : []),
+      gates.controlPlaneFlags('external', false),
+      ...handOverGates(),
+    ],
     undo: parts.undo,
     optional: false,
   };

@@ -2,8 +2,9 @@
 import { createTwoFilesPatch } from 'diff';
 import jsonPatch from 'fast-json-patch';
 import { MIGRATION_LEASE_NAME } from '../../leader-migration/index.js';
-import type { Component, Gate, JsonPatchOp } from '../../plan/plan-types.js';
+import type { Component, Distro, Gate, JsonPatchOp } from '../../plan/plan-types.js';
 import { CCM_CHART } from './ccm-chart.js';
+import { runningForms } from './releases.js';
 
 /** A unified diff for review; empty when nothing changed. */
 export function unifiedDiff(path: string, before: string, after: string): string {
@@ -26,6 +27,8 @@ export const TIMEOUTS = {
   loadBalancers: 600,
   cordon: 120,
   rbac: 60,
+  /** A version change rolls every node, control plane and workers. */
+  versionRollout: 3600,
 } as const;
 
 export const gates = {
@@ -53,6 +56,19 @@ export const gates = {
     timeoutSeconds: TIMEOUTS.cordon,
   }),
   nodesInitialized: (): Gate => ({ type: 'nodes-initialized', timeoutSeconds: TIMEOUTS.nodes }),
+  /** Every kubelet, the API server and the control-plane pods run `release` (in the distribution's forms). */
+  kubernetesVersion: (distro: Distro, release: string): Gate => {
+    const forms = runningForms(distro, release);
+    return {
+      type: 'kubernetes-version',
+      expect: {
+        kubeletVersion: forms.kubeletVersion,
+        gitVersion: forms.gitVersion,
+        ...(forms.imageTag !== undefined ? { imageTag: forms.imageTag } : {}),
+      },
+      timeoutSeconds: TIMEOUTS.versionRollout,
+    };
+  },
   loadBalancersKept: (): Gate => ({ type: 'load-balancers-kept', timeoutSeconds: TIMEOUTS.loadBalancers }),
   noOwnershipOverlap: (): Gate => ({ type: 'no-ownership-overlap' }),
   migrationLeaseRbac: (user: string): Gate => ({

@@ -6,15 +6,17 @@ import { InputError, type ErrorLocation } from '../../../errors/index.js';
 import { defaultConfigIsSafe } from '../../leader-migration/index.js';
 import { CCM_IMAGE_REPOSITORY, ccmImageTagFor, ccmTagMinor } from '../../ccm/index.js';
 import type { KubernetesVersion } from '../../kubernetes-version/index.js';
-import type {
-  Artifact,
-  Distro,
-  MigrationPlan,
-  PlanDecisions,
-  PlanFinding,
-  PlanStep,
+import {
+  upgradeStepId,
+  type Artifact,
+  type Distro,
+  type MigrationPlan,
+  type PlanDecisions,
+  type PlanFinding,
+  type PlanStep,
+  type StepId,
 } from '../../plan/plan-types.js';
-import type { ClusterDefinition, PlanOptions, StepOptions } from '../distro.js';
+import type { ClusterDefinition, PlannedUpgrade, PlanOptions, StepOptions } from '../distro.js';
 import type { VersionPlan } from './version-policy.js';
 
 export interface CcmTags {
@@ -74,13 +76,28 @@ export function ccmImage(tag: string): string {
   return `${CCM_IMAGE_REPOSITORY}:${tag}`;
 }
 
-/** What every step transformation of this plan needs: versions, CCM tags, and the planner's decisions. */
+/**
+ * What every step transformation of this plan needs: versions, CCM tags, and the planner's decisions.
+ * `migrationStep` is the step that moves the cluster to `versions.target` when it upgrades; each later hop
+ * pins the CCM release of its own minor (`--ccm-image-tag` applies to the migration only).
+ */
 export function stepOptionsFor(
   versions: VersionPlan,
   tags: CcmTags,
   leaderMigrationConfig: StepOptions['leaderMigrationConfig'],
   decisions: Omit<PlanDecisions, 'upgrade'>,
+  migrationStep: StepId,
 ): StepOptions {
+  const upgrades: PlannedUpgrade[] = versions.upgrade
+    ? [
+        { step: migrationStep, version: versions.target.raw, ccmTag: tags.targetTag },
+        ...versions.hops.map((hop) => ({
+          step: upgradeStepId(hop),
+          version: hop.raw,
+          ccmTag: ccmImageTagFor(hop),
+        })),
+      ]
+    : [];
   return {
     currentVersion: versions.current.raw,
     targetVersion: versions.target.raw,
@@ -88,6 +105,7 @@ export function stepOptionsFor(
     ccmTargetTag: tags.targetTag,
     leaderMigrationConfig,
     decisions: { ...decisions, upgrade: versions.upgrade },
+    upgrades,
   };
 }
 
@@ -97,15 +115,20 @@ export function migrationPlan(
   options: StepOptions,
   parts: { readonly steps: PlanStep[]; readonly findings: PlanFinding[]; readonly artifacts: Artifact[] },
 ): MigrationPlan {
+  const last = options.upgrades.at(-1);
   return {
     schemaVersion: 'uproot.dev/plan/v1',
     distro: definition.distro,
     cluster: { name: definition.name, source: definition.source },
-    kubernetes: { current: options.currentVersion, target: options.targetVersion },
+    kubernetes: {
+      current: options.currentVersion,
+      target: last?.version ?? options.targetVersion,
+      ...(options.upgrades.length > 0 ? { upgrades: [...options.upgrades] } : {}),
+    },
     ccm: {
       image: ccmImage(options.ccmInstallTag),
       installTag: options.ccmInstallTag,
-      targetTag: options.ccmTargetTag,
+      targetTag: last?.ccmTag ?? options.ccmTargetTag,
       leaderMigrationConfig: options.leaderMigrationConfig,
     },
     outcome: { type: 'migrate' },

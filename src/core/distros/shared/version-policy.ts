@@ -13,12 +13,24 @@ import {
   type KubernetesVersion,
 } from '../../kubernetes-version/index.js';
 import type { Distro } from '../../plan/plan-types.js';
+import { KNOWN_RELEASES, LAST_SUPPORTED_MINOR, newestKnownMinor, newestRelease } from './releases.js';
 
 export interface VersionPlan {
   readonly current: KubernetesVersion;
+  /** Where the migration itself leaves the cluster: the current version, or the next minor (seed 002). */
   readonly target: KubernetesVersion;
-  /** True when the plan changes the cluster's Kubernetes version (minor or patch). */
+  /** True when the migration changes the cluster's Kubernetes version (minor or patch). */
   readonly upgrade: boolean;
+  /**
+   * The upgrades after the migration, one minor each, to the final target (their `raw` is the distribution's
+   * release name). Empty unless the target lies beyond the next minor.
+   */
+  readonly hops: readonly KubernetesVersion[];
+}
+
+/** Where the whole plan leaves the cluster. */
+export function finalVersion(versions: VersionPlan): KubernetesVersion {
+  return versions.hops.at(-1) ?? versions.target;
 }
 
 /** How each distribution spells a release in its cluster definition. */
@@ -31,6 +43,11 @@ const RELEASE_FORMAT: Readonly<Record<Distro, { re: RegExp; example: string; fie
   },
   kubeadm: { re: /^v\d+\.\d+\.\d+$/, example: 'v1.27.16', field: 'the kube-controller-manager image tag' },
 };
+
+/** True when `raw` is written as the distribution's release name (what a definition can hold as is). */
+export function isReleaseName(distro: Distro, raw: string): boolean {
+  return RELEASE_FORMAT[distro].re.test(raw.trim());
+}
 
 /** Refuses clusters too old for leader migration; `where` locates the version field for the message. */
 export function checkCurrentVersion(distro: Distro, current: KubernetesVersion, where: ErrorLocation): void {
@@ -72,58 +89,101 @@ export function checkInTreeExists(current: KubernetesVersion, where: ErrorLocati
 
 /**
  * Resolves `--target-version`: default the current version (a same-version migration, as the Rancher guide
- * does); at most the next minor; never past 1.27 from a cluster below it.
+ * does). A target in the next minor is reached by the migration itself (seed 002: "If upgrading the
+ * Kubernetes version, set the Kubernetes version as well"); a later one by hops of one minor each after it,
+ * because every distribution upgrades one minor at a time (Kubernetes version-skew policy). A bare minor
+ * (`1.33`) means the newest release uproot knows of that minor (src/core/distros/shared/releases.ts).
  */
 export function resolveTarget(
   distro: Distro,
   current: KubernetesVersion,
   targetRaw: string | undefined,
 ): VersionPlan {
-  if (targetRaw === undefined || targetRaw.trim() === '') return { current, target: current, upgrade: false };
-  const target = parseKubernetesVersion(targetRaw, '--target-version');
+  const same: VersionPlan = { current, target: current, upgrade: false, hops: [] };
+  if (targetRaw === undefined || targetRaw.trim() === '') return same;
+  const parsed = parseKubernetesVersion(targetRaw, '--target-version');
   const where: ErrorLocation = { field: '--target-version', value: targetRaw };
-  const sameMinor = target.major === current.major && target.minor === current.minor;
+  const sameMinor = parsed.major === current.major && parsed.minor === current.minor;
   const hasPatch = /^v?\d+\.\d+\.\d+/.test(targetRaw.trim());
-  if (sameMinor && (!hasPatch || target.raw === current.raw || compareVersions(target, current) === 0)) {
-    return { current, target: current, upgrade: false };
+  if (sameMinor && (!hasPatch || parsed.raw === current.raw || compareVersions(parsed, current) === 0)) {
+    return same;
   }
-  if (compareVersions(target, current) < 0) {
+  if (compareVersions(parsed, current) < 0) {
     throw new InputError(
       'UP-PLAN-TARGET-DOWNGRADE',
-      `target ${target.raw} is older than the cluster's ${current.raw}`,
+      `target ${parsed.raw} is older than the cluster's ${current.raw}`,
       {
         location: where,
-        hint: `give a target of ${minorString(current)} (same version) or the next minor`,
+        hint: `give a target of ${minorString(current)} (same version) or later: Kubernetes does not downgrade`,
       },
     );
   }
-  if (!atLeast(current, 1, 27) && atLeast(target, 1, 28)) {
-    throw new InputError(
-      'UP-PLAN-TARGET-SKIPS-MIGRATION',
-      `target ${target.raw} skips the migration: the in-tree AWS provider is gone in 1.27, so the cluster must move to the external provider before or with the upgrade to 1.27`,
-      {
-        location: where,
-        hint: `target 1.27 first${current.minor < 26 ? ` (one minor at a time: ${current.major}.${current.minor + 1} next)` : ''}, migrate, then upgrade further`,
-      },
-    );
-  }
-  if (target.major !== current.major || target.minor > current.minor + 1) {
-    throw new InputError(
-      'UP-PLAN-TARGET-SKIPS-MINOR',
-      `target ${target.raw} is more than one minor after ${current.raw}`,
-      {
-        location: where,
-        hint: `Kubernetes upgrades one minor at a time: target ${current.major}.${current.minor + 1}`,
-      },
-    );
-  }
+  checkSupported(distro, parsed, where);
+  const target = hasPatch
+    ? checkFormat(distro, targetRaw, parsed, where)
+    : knownRelease(distro, parsed, where);
+  if (target.minor <= current.minor + 1) return { current, target, upgrade: true, hops: [] };
+  // The migration lands on the next minor; every later minor is a hop of its own.
+  const through = (minor: number): KubernetesVersion =>
+    knownRelease(distro, { major: current.major, minor }, where, target);
+  const hops: KubernetesVersion[] = [];
+  for (let minor = current.minor + 2; minor < target.minor; minor++) hops.push(through(minor));
+  hops.push(target);
+  return { current, target: through(current.minor + 1), upgrade: true, hops };
+}
+
+/** RKE1 is end of life: no release of it runs a minor after its last one. */
+function checkSupported(distro: Distro, target: KubernetesVersion, where: ErrorLocation): void {
+  const last = LAST_SUPPORTED_MINOR[distro];
+  if (last === undefined || target.major !== 1 || target.minor <= last) return;
+  throw new InputError(
+    'UP-PLAN-TARGET-UNSUPPORTED',
+    `RKE runs Kubernetes up to 1.${last} (RKE v1.7, its last line; RKE1 reached end of life on 31 July 2025), so it cannot reach ${target.raw}`,
+    {
+      location: where,
+      hint: `target 1.${last} or earlier with RKE; to go further, move the cluster to RKE2 first (Rancher's RKE1-to-RKE2 migration), then plan the rest of the journey there`,
+    },
+  );
+}
+
+function checkFormat(
+  distro: Distro,
+  raw: string,
+  parsed: KubernetesVersion,
+  where: ErrorLocation,
+): KubernetesVersion {
   const format = RELEASE_FORMAT[distro];
-  if (!format.re.test(targetRaw.trim())) {
-    throw new InputError(
-      'UP-PLAN-TARGET-FORMAT',
-      `target "${targetRaw}" is not a ${distro} release name, and it is written into ${format.field}`,
-      { location: where, hint: `give the full release, e.g. ${format.example}` },
-    );
-  }
-  return { current, target, upgrade: true };
+  if (format.re.test(raw.trim())) return parsed;
+  const newest = newestRelease(distro, parsed);
+  throw new InputError(
+    'UP-PLAN-TARGET-FORMAT',
+    `target "${raw}" is not a ${distro} release name, and it is written into ${format.field}`,
+    {
+      location: where,
+      hint: `give the full release, e.g. ${format.example}${newest ? `, or ${minorString(parsed)} for the newest release uproot knows of that minor (${newest})` : ''}`,
+    },
+  );
+}
+
+/** The newest known release of a minor; `final` is the target the journey is for (for the message). */
+function knownRelease(
+  distro: Distro,
+  version: Pick<KubernetesVersion, 'major' | 'minor'>,
+  where: ErrorLocation,
+  final?: KubernetesVersion,
+): KubernetesVersion {
+  const name = newestRelease(distro, version);
+  if (name) return parseKubernetesVersion(name, '--target-version');
+  const minor = `${version.major}.${version.minor}`;
+  const table = KNOWN_RELEASES[distro];
+  throw new InputError(
+    'UP-PLAN-TARGET-UNKNOWN',
+    final
+      ? `the journey to ${final.raw} passes through ${minor}, and uproot knows no ${distro} release of ${minor}`
+      : `uproot knows no ${distro} release of ${minor} to resolve "${String(where.value)}" to`,
+    {
+      location: where,
+      hint: `uproot knows ${distro} releases of 1.${Math.min(...Object.keys(table.newest).map(Number))} to 1.${newestKnownMinor(distro)} (${table.source}); ${final ? `target 1.${newestKnownMinor(distro)} or earlier` : `give the full release name, e.g. ${RELEASE_FORMAT[distro].example.replace(/^v1\.\d+/, `v${minor}`)}`}`,
+    },
+  );
 }
