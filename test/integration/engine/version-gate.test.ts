@@ -1,9 +1,9 @@
 /**
-import { distroFacts } from '../../../src/core/distros/distro-facts.js';
  * The kubernetes-version gate read over the wire: uproot's gate reader asks the sandbox API server for /version,
  * the nodes' status.nodeInfo.kubeletVersion and the control-plane pods (a set-based label selector), and the
  * pure judgement waits until every part runs the hop's release.
  */
+import { distroFacts } from '../../../src/core/distros/distro-facts.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seededRandom, VirtualClock } from '../../../src/clock/index.js';
 import { loadKubeConfig } from '../../../src/adapters/kube/kubeconfig.js';
