@@ -46,11 +46,13 @@ function pathsFor(rt: ResourceType): Record<string, unknown> {
  */
 export class OpenApi {
   private cacheRevision = -1;
+  private cacheVersion = '';
   private docs = new Map<string, { json: string; hash: string }>();
 
   constructor(
     private readonly registry: ResourceRegistry,
-    private readonly gitVersion: string,
+    /** `info.version` follows the server's `/version` (a twin's control plane changes version). */
+    private readonly gitVersion: () => string,
   ) {}
 
   root(): string {
@@ -66,7 +68,8 @@ export class OpenApi {
   }
 
   private all(): Map<string, { json: string; hash: string }> {
-    if (this.cacheRevision === this.registry.revision) return this.docs;
+    const gitVersion = this.gitVersion();
+    if (this.cacheRevision === this.registry.revision && this.cacheVersion === gitVersion) return this.docs;
     const byGv = new Map<string, ResourceType[]>();
     for (const rt of this.registry.all()) {
       const key = rt.group ? `apis/${apiVersionOf(rt)}` : `api/${rt.version}`;
@@ -76,7 +79,7 @@ export class OpenApi {
     for (const [key, types] of [...byGv.entries()].sort(([a], [b]) => a.localeCompare(b))) {
       const json = JSON.stringify({
         openapi: '3.0.0',
-        info: { title: 'Kubernetes', version: this.gitVersion },
+        info: { title: 'Kubernetes', version: gitVersion },
         paths: Object.assign({}, ...types.map(pathsFor)) as Record<string, unknown>,
         components: { schemas: {} },
       });
@@ -86,6 +89,7 @@ export class OpenApi {
       });
     }
     this.cacheRevision = this.registry.revision;
+    this.cacheVersion = gitVersion;
     return this.docs;
   }
 }

@@ -9,6 +9,11 @@ export interface VersionInfo {
   readonly major: string;
   readonly minor: string;
   readonly gitVersion: string;
+  /** From 1.33 (apimachinery pkg/version/types.go, omitempty before). */
+  readonly emulationMajor?: string;
+  readonly emulationMinor?: string;
+  readonly minCompatibilityMajor?: string;
+  readonly minCompatibilityMinor?: string;
 }
 
 export interface NonResourceContext {
@@ -50,8 +55,10 @@ export function handleNonResource(
       JSON.stringify({
         major: v.major,
         minor: v.minor,
-        emulationMajor: v.major,
-        emulationMinor: v.minor,
+        emulationMajor: v.emulationMajor,
+        emulationMinor: v.emulationMinor,
+        minCompatibilityMajor: v.minCompatibilityMajor,
+        minCompatibilityMinor: v.minCompatibilityMinor,
         gitVersion: v.gitVersion,
         gitCommit: '0000000000000000000000000000000000000000',
         gitTreeState: 'clean',

@@ -233,7 +233,8 @@ function flagOf(flags: readonly string[], name: string): string | undefined {
 
 export function kubeadmNodeConfig(options: {
   readonly instance: InstanceLayout;
-  readonly version: DistroVersion;
+  /** The machine's installed kubelet (installed-kubelet.ts). */
+  readonly kubeletVersion: string;
   readonly kubeletFlags: readonly string[];
   readonly staticPods: readonly StaticPodConfig[];
 }): NodeConfig {
@@ -244,7 +245,7 @@ export function kubeadmNodeConfig(options: {
       cloudProvider: provider === 'aws' || provider === 'external' ? provider : '',
       hostnameOverride: flagOf(options.kubeletFlags, 'hostname-override'),
       args: [...options.kubeletFlags],
-      version: options.version.kubelet,
+      version: options.kubeletVersion,
     },
     staticPods: [...options.staticPods].sort((a, b) => a.component.localeCompare(b.component)),
     labels: isControl

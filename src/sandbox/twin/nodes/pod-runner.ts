@@ -198,19 +198,19 @@ export class PodRunner {
       this.events.record(ref, 'Normal', 'Started', `Started container ${container.name}`, source);
       if (!isCloudControllerImage(container.image)) continue;
       const volumes = hostPathVolumes(pod, container);
+      const launch = {
+        component: 'cloud-controller-manager' as const,
+        nodeName,
+        instanceId: agent.instance.instanceId,
+        role: agent.instance.role,
+        args: [...(container.command ?? []).slice(1), ...(container.args ?? [])],
+        kubernetesVersion: ccmVersionOf(container.image ?? ''),
+        readFile: agent.readFileFor(volumes),
+        log: (line: string) => this.log(`${key}: ${line}`),
+      };
       const supervisor = new ContainerSupervisor(
         this.clock,
-        this.launcher,
-        {
-          component: 'cloud-controller-manager',
-          nodeName,
-          instanceId: agent.instance.instanceId,
-          role: agent.instance.role,
-          args: [...(container.command ?? []).slice(1), ...(container.args ?? [])],
-          kubernetesVersion: ccmVersionOf(container.image ?? ''),
-          readFile: agent.readFileFor(volumes),
-          log: (line) => this.log(`${key}: ${line}`),
-        },
+        () => this.launcher(launch),
         {
           onChange: (snapshot) => {
             running.snapshots.set(container.name, snapshot);
