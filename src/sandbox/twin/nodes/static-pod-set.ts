@@ -96,7 +96,6 @@ export class StaticPodSet {
 
   start(pod: StaticPodConfig, name: string): void {
     const { kube, clock, events } = this.deps;
-    const instance = this.deps.instance();
     const startedAt = clock.now();
     const running: RunningStaticPod = {
       config: pod,
