@@ -75,10 +75,12 @@ describe('manager settings', () => {
 
   it('refuses the in-tree aws provider in a 1.27+ KCM, once it leads (kubernetes#115838)', () => {
     for (const version of ['1.27', '1.30', '1.33']) {
-      expect(cloudProviderError(flags('kube-controller-manager', ['--cloud-provider=aws'], version))).toEqual({
-        message: 'cloud provider could not be initialized: unknown cloud provider "aws"',
-        afterLeading: true,
-      });
+      expect(cloudProviderError(flags('kube-controller-manager', ['--cloud-provider=aws'], version))).toEqual(
+        {
+          message: 'cloud provider could not be initialized: unknown cloud provider "aws"',
+          afterLeading: true,
+        },
+      );
     }
     // Without leader election the KCM builds its context at once.
     expect(

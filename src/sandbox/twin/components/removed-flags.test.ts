@@ -56,9 +56,9 @@ describe('kube-apiserver and the cloud-provider flags', () => {
       log: 'Error: unknown flag: --cloud-provider',
       error: 'unknown flag: --cloud-provider',
     });
-    expect(apiserverStartFailure(v('1.34.0'), ['--cloud-config=/etc/aws.conf', '--cloud-provider=aws'])).toEqual(
-      { log: 'Error: unknown flag: --cloud-config', error: 'unknown flag: --cloud-config' },
-    );
+    expect(
+      apiserverStartFailure(v('1.34.0'), ['--cloud-config=/etc/aws.conf', '--cloud-provider=aws']),
+    ).toEqual({ log: 'Error: unknown flag: --cloud-config', error: 'unknown flag: --cloud-config' });
     expect(apiserverStartFailure(v('1.33.1'), ['--secure-port=6443'])).toBeUndefined();
   });
 });

@@ -24,7 +24,9 @@ export const RKE2_CLOUD_PROVIDER_IMAGE = 'index.docker.io/rancher/rke2-cloud-pro
 export const RKE2_PROVIDER_ID_SCHEME = 'rke2://';
 
 export function isRke2CloudProviderImage(image: string): boolean {
-  return image.startsWith(`${RKE2_CLOUD_PROVIDER_IMAGE}:`) || image.startsWith('rancher/rke2-cloud-provider:');
+  return (
+    image.startsWith(`${RKE2_CLOUD_PROVIDER_IMAGE}:`) || image.startsWith('rancher/rke2-cloud-provider:')
+  );
 }
 
 /** The image RKE2 of a given version runs for its built-in cloud controller (scripts/version.sh CCM_VERSION). */
@@ -94,7 +96,11 @@ export function startRke2CloudController(options: {
       const internal = annotation(draft, 'rke2.io/internal-ip');
       if (!internal) return undefined; // "address annotations not yet set": retried on the next change
       const meta = metaOf(draft);
-      meta.labels = { ...(meta.labels ?? {}), [LABEL_INSTANCE_TYPE]: 'rke2', [LABEL_INSTANCE_TYPE_BETA]: 'rke2' };
+      meta.labels = {
+        ...(meta.labels ?? {}),
+        [LABEL_INSTANCE_TYPE]: 'rke2',
+        [LABEL_INSTANCE_TYPE_BETA]: 'rke2',
+      };
       if (!spec.providerID) spec.providerID = `${RKE2_PROVIDER_ID_SCHEME}${name}`;
       const rest = taints.filter((t) => t.key !== UNINITIALIZED_TAINT);
       if (rest.length > 0) spec.taints = rest;

@@ -24,8 +24,7 @@ export function installKubelet(nodesDir: string, nodeName: string, version: stri
 }
 
 export type InstalledKubelet =
-  | { readonly ok: true; readonly version: string }
-  | { readonly ok: false; readonly error: string };
+  { readonly ok: true; readonly version: string } | { readonly ok: false; readonly error: string };
 
 /** Reads a machine's installed kubelet; a missing file means the version the machine was built with. */
 export function readInstalledKubelet(nodeDir: string, builtWith: string): InstalledKubelet {

@@ -208,27 +208,23 @@ export class PodRunner {
         readFile: agent.readFileFor(volumes),
         log: (line: string) => this.log(`${key}: ${line}`),
       };
-      const supervisor = new ContainerSupervisor(
-        this.clock,
-        () => this.launcher(launch),
-        {
-          onChange: (snapshot) => {
-            running.snapshots.set(container.name, snapshot);
-            if (this.running.get(key) === running) this.writeStatus(key);
-          },
-          onBackOff: (exit) => {
-            this.log(`${key} exited ${exit.code}: ${exit.reason}`);
-            this.events.record(
-              ref,
-              'Warning',
-              'BackOff',
-              `Back-off restarting failed container ${container.name} in pod ${metaOf(pod).name}_${metaOf(pod).namespace}(${metaOf(pod).uid})`,
-              source,
-            );
-          },
-          onError: (error) => this.log(`${key}: ${error instanceof Error ? error.message : String(error)}`),
+      const supervisor = new ContainerSupervisor(this.clock, () => this.launcher(launch), {
+        onChange: (snapshot) => {
+          running.snapshots.set(container.name, snapshot);
+          if (this.running.get(key) === running) this.writeStatus(key);
         },
-      );
+        onBackOff: (exit) => {
+          this.log(`${key} exited ${exit.code}: ${exit.reason}`);
+          this.events.record(
+            ref,
+            'Warning',
+            'BackOff',
+            `Back-off restarting failed container ${container.name} in pod ${metaOf(pod).name}_${metaOf(pod).namespace}(${metaOf(pod).uid})`,
+            source,
+          );
+        },
+        onError: (error) => this.log(`${key}: ${error instanceof Error ? error.message : String(error)}`),
+      });
       running.supervisors.set(container.name, supervisor);
       supervisor.start();
     }

@@ -3,7 +3,10 @@ import type { DistroVersion } from '../layout/versions.js';
 import type { KubeletCloudProvider, NodeConfig, StaticPodConfig } from '../nodes/node-config.js';
 import { argList, rke2EffectiveConfig } from '../../../core/distros/rke2/index.js';
 import { atLeast, type KubernetesVersion } from '../../../core/kubernetes-version/index.js';
-import { rke2CloudProviderImage, rke2RunsBuiltInCloudController } from '../components/rke2-cloud-controller.js';
+import {
+  rke2CloudProviderImage,
+  rke2RunsBuiltInCloudController,
+} from '../components/rke2-cloud-controller.js';
 
 type MachineConfig = Record<string, unknown>;
 
@@ -102,7 +105,8 @@ export function rke2NodeConfig(input: Rke2NodeInput): NodeConfig {
   const providerName = rke2ComponentProvider(configuredName, version.version);
   const explicitName =
     typeof config['node-name'] === 'string' && config['node-name'] ? config['node-name'] : undefined;
-  const nodeName = explicitName ?? (configuredName === 'aws' ? instance.imdsLocalHostname : instance.hostname);
+  const nodeName =
+    explicitName ?? (configuredName === 'aws' ? instance.imdsLocalHostname : instance.hostname);
   const baseKubelet: string[] = [
     `--hostname-override=${nodeName}`,
     `--node-ip=${instance.privateIp}`,
@@ -153,7 +157,8 @@ function controlPlanePods(
   const cloud = providerName ? [`--cloud-provider=${providerName}`] : [];
   const builtInCcm = rke2RunsBuiltInCloudController(version.version, {
     cloudProviderName: configuredName,
-    cloudProviderConfig: typeof config['cloud-provider-config'] === 'string' ? config['cloud-provider-config'] : '',
+    cloudProviderConfig:
+      typeof config['cloud-provider-config'] === 'string' ? config['cloud-provider-config'] : '',
     disableCloudController: configFlag(config['disable-cloud-controller']),
   });
   const apiserver = mergeFlags(

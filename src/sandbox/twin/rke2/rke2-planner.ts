@@ -175,7 +175,9 @@ export class Rke2Planner {
     const failures = probeFailures(agent);
     const message = `configuring ${tierOf(agent)} node(s) ${agent.instance.machineName}: waiting for probes: ${failures.map((f) => f.component).join(', ')}`;
     this.writeStatus((p, g, n) => reconcilingStatus(p, g, n, message));
-    this.options.log(`rke2 planner: ${message} (${failures.map((f) => `${f.component}: ${f.log}`).join('; ')})`);
+    this.options.log(
+      `rke2 planner: ${message} (${failures.map((f) => `${f.component}: ${f.log}`).join('; ')})`,
+    );
   }
 
   private async rollNode(agent: NodeAgent, config: NodeConfig): Promise<void> {
