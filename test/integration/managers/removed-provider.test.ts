@@ -13,8 +13,7 @@ const ERROR = 'cloud provider could not be initialized: unknown cloud provider "
 
 function lease(t: Harness): { holderIdentity?: string } | undefined {
   return t.cluster.api.store.get('leases', 'kube-system', 'kube-controller-manager')?.spec as
-    | { holderIdentity?: string }
-    | undefined;
+    { holderIdentity?: string } | undefined;
 }
 
 describe('a 1.27 kube-controller-manager still on --cloud-provider=aws', () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ResourceRegistry } from '../registry/resource-registry.js';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
+import { openApiV2Json, openApiV2Protobuf } from './openapi-v2.js';
 
 const FIELD_VALIDATION = {
   name: 'fieldValidation',
@@ -47,6 +48,7 @@ function pathsFor(rt: ResourceType): Record<string, unknown> {
 export class OpenApi {
   private cacheRevision = -1;
   private cacheVersion = '';
+  private v2Cache: { revision: number; version: string; json: string; protobuf: Buffer } | undefined;
   private docs = new Map<string, { json: string; hash: string }>();
 
   constructor(
@@ -60,6 +62,21 @@ export class OpenApi {
     for (const [key, doc] of this.all())
       paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${doc.hash}` };
     return JSON.stringify({ paths });
+  }
+
+  /** `/openapi/v2` (kubectl 1.27 and 1.28 need it for apply), as protobuf or JSON. */
+  v2(format: 'protobuf' | 'json'): Buffer | string {
+    const gitVersion = this.gitVersion();
+    if (this.v2Cache?.revision !== this.registry.revision || this.v2Cache.version !== gitVersion) {
+      const types = this.registry.all();
+      this.v2Cache = {
+        revision: this.registry.revision,
+        version: gitVersion,
+        json: openApiV2Json(types, gitVersion),
+        protobuf: openApiV2Protobuf(types, gitVersion),
+      };
+    }
+    return format === 'json' ? this.v2Cache.json : this.v2Cache.protobuf;
   }
 
   /** The document for `api/v1` or `apis/<g>/<v>`, or undefined. */
