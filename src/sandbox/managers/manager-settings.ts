@@ -1,4 +1,4 @@
-import { atLeast } from '../../core/kubernetes-version/index.js';
+import { atLeast, unknownProviderForKcm } from '../../core/kubernetes-version/index.js';
 import { parseGoBool, type ManagerFlags } from '../../election/index.js';
 import type { CloudControllerSettings } from '../cloud-controllers/controller-context.js';
 import { parseCidr } from '../cloud-controllers/pod-cidr.js';
@@ -68,7 +68,7 @@ export interface CloudProviderFailure {
  */
 export function cloudProviderError(flags: ManagerFlags): CloudProviderFailure | undefined {
   const provider = flags.cloudProvider;
-  const unknown = `cloud provider could not be initialized: unknown cloud provider ${JSON.stringify(provider)}`;
+  const unknown = unknownProviderForKcm(provider);
   if (flags.component === 'cloud-controller-manager') {
     return provider === 'aws' ? undefined : { message: unknown, afterLeading: false };
   }

@@ -1,6 +1,5 @@
-import type { KubernetesVersion } from '../../../core/kubernetes-version/index.js';
+import { apiserverStartFailure, type KubernetesVersion } from '../../../core/kubernetes-version/index.js';
 import type { ManagerExit, ManagerProcess } from '../managers/manager-launcher.js';
-import { apiserverStartFailure } from './removed-flags.js';
 
 /**
  * A kube-apiserver container of the twin. The twin's one API server answers for every instance, so this

@@ -1,5 +1,5 @@
 import type { Clock } from '../../../clock/index.js';
-import { atLeast, type KubernetesVersion } from '../../../core/kubernetes-version/index.js';
+import type { KubernetesVersion } from '../../../core/kubernetes-version/index.js';
 import {
   LABEL_INSTANCE_TYPE,
   LABEL_INSTANCE_TYPE_BETA,
@@ -32,30 +32,6 @@ export function isRke2CloudProviderImage(image: string): boolean {
 /** The image RKE2 of a given version runs for its built-in cloud controller (scripts/version.sh CCM_VERSION). */
 export function rke2CloudProviderImage(version: KubernetesVersion): string {
   return `${RKE2_CLOUD_PROVIDER_IMAGE}:v${version.major}.${version.minor}.${version.patch}-build20260820`;
-}
-
-/** Names for which RKE2 deploys a bundled provider chart with a CPI, and so disables its own controller. */
-const BUNDLED_CPI = new Set(['rancher-vsphere', 'harvester']);
-
-/**
- * Whether RKE2 runs its built-in cloud controller on a server. `disable-cloud-controller: true` always turns it
- * off. Before v1.36 setting `cloud-provider-name` (any value) or `cloud-provider-config` also did
- * (pkg/rke2/rke2_linux.go initExecutor: DisableCCM = true). rancher/rke2#10351 (v1.36.0+rke2r1, commit
- * be5e5f697 "Add verification before disabling CCM") moved that into validateCloudProvider
- * (pkg/cli/cmds/root.go), which disables it only for the bundled providers with a CPI (rancher-vsphere,
- * harvester): with `aws` or `external` the built-in controller now runs next to the provider's CCM.
- */
-export function rke2RunsBuiltInCloudController(
-  version: KubernetesVersion,
-  config: {
-    readonly cloudProviderName: string;
-    readonly cloudProviderConfig: string;
-    readonly disableCloudController: boolean;
-  },
-): boolean {
-  if (config.disableCloudController) return false;
-  if (!atLeast(version, 1, 36)) return config.cloudProviderName === '' && config.cloudProviderConfig === '';
-  return !BUNDLED_CPI.has(config.cloudProviderName);
 }
 
 function annotation(node: Record<string, unknown>, key: string): string {

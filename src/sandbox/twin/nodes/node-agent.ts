@@ -18,8 +18,12 @@ import {
 } from './node-object.js';
 import { StaticPodSet } from './static-pod-set.js';
 import { readInstanceMetadata, withMetadata } from './instance-metadata.js';
-import { kubeletStartFailure, type StartFailure } from '../components/removed-flags.js';
-import { parseKubernetesVersion, type KubernetesVersion } from '../../../core/kubernetes-version/index.js';
+import {
+  kubeletStartFailure,
+  parseKubernetesVersion,
+  type KubernetesVersion,
+  type StartFailure,
+} from '../../../core/kubernetes-version/index.js';
 
 function tryVersion(raw: string): KubernetesVersion | undefined {
   try {

@@ -1,12 +1,14 @@
 import type { InstanceLayout } from '../layout/cluster-layout.js';
 import type { DistroVersion } from '../layout/versions.js';
 import type { KubeletCloudProvider, NodeConfig, StaticPodConfig } from '../nodes/node-config.js';
-import { argList, rke2EffectiveConfig } from '../../../core/distros/rke2/index.js';
-import { atLeast, type KubernetesVersion } from '../../../core/kubernetes-version/index.js';
 import {
-  rke2CloudProviderImage,
+  argList,
+  rke2ApiserverGetsCloudProvider,
+  rke2ComponentProvider,
+  rke2EffectiveConfig,
   rke2RunsBuiltInCloudController,
-} from '../components/rke2-cloud-controller.js';
+} from '../../../core/distros/rke2/index.js';
+import { rke2CloudProviderImage } from '../components/rke2-cloud-controller.js';
 
 type MachineConfig = Record<string, unknown>;
 
@@ -76,17 +78,6 @@ function providerFlag(name: string): KubeletCloudProvider {
   if (name === 'aws') return 'aws';
   if (name === 'external') return 'external';
   return '';
-}
-
-/** The first patch of each minor whose `cloud-provider-name: aws` no longer configures the in-tree provider. */
-const AWS_NAME_ONLY_FROM: Readonly<Record<number, number>> = { 29: 11, 30: 7, 31: 3 };
-
-/** The cloud provider RKE2 passes to the components for a `cloud-provider-name` (rancher/rke2#7336). */
-export function rke2ComponentProvider(name: string, version: KubernetesVersion): string {
-  if (name !== 'aws') return name;
-  if (atLeast(version, 1, 32)) return '';
-  const from = version.major === 1 ? AWS_NAME_ONLY_FROM[version.minor] : undefined;
-  return from !== undefined && version.patch >= from ? '' : 'aws';
 }
 
 export interface Rke2NodeInput {
@@ -167,7 +158,7 @@ function controlPlanePods(
       '--anonymous-auth=false',
       '--authorization-mode=Node,RBAC',
       '--bind-address=0.0.0.0',
-      ...(atLeast(version.version, 1, 33) ? [] : cloud),
+      ...(rke2ApiserverGetsCloudProvider(version.version) ? cloud : []),
       '--enable-admission-plugins=NodeRestriction',
       '--etcd-servers=https://127.0.0.1:2379',
       '--secure-port=6443',

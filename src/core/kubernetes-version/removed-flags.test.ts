@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseKubernetesVersion } from '../../../core/kubernetes-version/index.js';
-import { apiserverStartFailure, kubeletStartFailure } from './removed-flags.js';
+import { parseKubernetesVersion } from './kubernetes-version.js';
+import { apiserverStartFailure, kcmStartFailure, kubeletStartFailure } from './removed-flags.js';
 
 const v = (raw: string) => parseKubernetesVersion(raw);
 
@@ -60,5 +60,15 @@ describe('kube-apiserver and the cloud-provider flags', () => {
       apiserverStartFailure(v('1.34.0'), ['--cloud-config=/etc/aws.conf', '--cloud-provider=aws']),
     ).toEqual({ log: 'Error: unknown flag: --cloud-config', error: 'unknown flag: --cloud-config' });
     expect(apiserverStartFailure(v('1.33.1'), ['--secure-port=6443'])).toBeUndefined();
+  });
+});
+
+describe('kube-controller-manager and --cloud-provider', () => {
+  it('runs aws up to 1.26 and fails to build its controller context from 1.27', () => {
+    expect(kcmStartFailure(v('1.26.15'), ['--cloud-provider=aws'])).toBeUndefined();
+    expect(kcmStartFailure(v('1.27.16'), ['--cloud-provider=external'])).toBeUndefined();
+    expect(kcmStartFailure(v('1.33.1'), ['--cloud-provider=aws'])).toBe(
+      'cloud provider could not be initialized: unknown cloud provider "aws"',
+    );
   });
 });

@@ -1,10 +1,10 @@
-import { atLeast, type KubernetesVersion } from '../../../core/kubernetes-version/index.js';
-import { flagValue } from '../nodes/node-config.js';
+import { lastFlagValue } from '../distros/shared/flag-list.js';
+import { atLeast, type KubernetesVersion } from './kubernetes-version.js';
 
 /**
- * What a kubelet or kube-apiserver of a given version does with the cloud-provider flags Kubernetes removed,
- * as the process reports it on exit. Undefined means it starts. (The kube-controller-manager's rule lives with
- * the simulated managers: src/sandbox/managers/manager-settings.ts.)
+ * What the kubelet, kube-apiserver and kube-controller-manager of a given version do with the cloud-provider
+ * flags Kubernetes removed, in upstream's words: the sandbox's components refuse with them, and preflight
+ * quotes them. Undefined means the component starts. Flags are `--name=value` lists (last one wins).
  */
 
 export interface StartFailure {
@@ -41,7 +41,7 @@ export function kubeletStartFailure(
   version: KubernetesVersion,
   args: readonly string[],
 ): StartFailure | undefined {
-  const provider = flagValue(args, 'cloud-provider');
+  const provider = lastFlagValue(args, 'cloud-provider');
   if (!isInTree(provider) || !atLeast(version, 1, 27)) return undefined;
   const quoted = JSON.stringify(provider);
   if (atLeast(version, 1, 34)) {
@@ -72,9 +72,27 @@ export function apiserverStartFailure(
     const error = `unknown flag: ${removed.split('=')[0]}`;
     return { log: `Error: ${error}`, error };
   }
-  const provider = flagValue(args, 'cloud-provider');
+  const provider = lastFlagValue(args, 'cloud-provider');
   if (isInTree(provider) && atLeast(version, 1, 29)) {
     return commandFailed(`failed to validate cloud provider: unknown --cloud-provider : ${provider}`);
   }
   return undefined;
+}
+
+/**
+ * The kube-controller-manager with an in-tree provider from 1.27: k8s.io/cloud-provider plugins.go
+ * InitCloudProvider knows no "aws" ("unknown cloud provider %q"), wrapped by createCloudProvider
+ * (cmd/kube-controller-manager/app/cloudproviders.go, "cloud provider could not be initialized: %v"). The KCM
+ * builds its controller context only once it leads its lease (controllermanager.go `run`, called from
+ * OnStartedLeading), logs "Error building controller context" and exits 1: every new leader crash-loops.
+ */
+export function kcmStartFailure(version: KubernetesVersion, args: readonly string[]): string | undefined {
+  const provider = lastFlagValue(args, 'cloud-provider');
+  if (!isInTree(provider) || !atLeast(version, 1, 27)) return undefined;
+  return unknownProviderForKcm(provider);
+}
+
+/** The KCM's message for a provider it has no code for. */
+export function unknownProviderForKcm(provider: string): string {
+  return `cloud provider could not be initialized: unknown cloud provider ${JSON.stringify(provider)}`;
 }
