@@ -137,6 +137,18 @@ const ccmChart = z
   })
   .strict();
 
+const upgrade = z
+  .object({
+    /**
+     * The version the cluster definition was moved to after the cluster was built, before uproot runs (RKE2:
+     * the provisioning Cluster's spec.kubernetesVersion, rolled by Rancher; RKE: kubernetes_version in
+     * cluster.yml, applied with rke up; kubeadm: the first control-plane node's manifests and kubelet, as
+     * `kubeadm upgrade apply` and a package upgrade leave them). The twin replays it as it boots.
+     */
+    kubernetesVersion: z.string().min(1),
+  })
+  .strict();
+
 const timings = z
   .object({
     /** Rancher/RKE: seconds between control-plane nodes while rolling a change out. */
@@ -183,6 +195,7 @@ export const scenarioSchema = z
     }),
     defects: defects.default({ clusterTagMissingOn: [], secondTaggedSecurityGroup: false }),
     ccm: ccmChart.optional(),
+    upgrade: upgrade.optional(),
     timings: timings.default({
       rolloutNodeDelaySeconds: 10,
       componentRestartSeconds: 2,

@@ -11,6 +11,7 @@ import { twinIdentities, type TwinIdentities } from './boot/identities.js';
 import { controllerIdentities } from './boot/controller-rbac.js';
 import { initialConfigs } from './boot/initial-configs.js';
 import { writeTwinFiles } from './boot/twin-files.js';
+import { replayUpgrade } from './boot/replay-upgrade.js';
 import { EventRecorder } from './events/event-recorder.js';
 import { HelmController } from './helm/helm-controller.js';
 import { ManifestApplier } from './helm/manifest-applier.js';
@@ -317,6 +318,16 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       driver.start();
       cleanups.push(() => driver.stop());
     }
+
+    replayUpgrade({
+      scenario,
+      version,
+      managementKube,
+      rkeUp,
+      clusterYaml,
+      kubeadmMachines: kubeadmDirs,
+      log,
+    });
 
     const files = writeTwinFiles({
       dir,

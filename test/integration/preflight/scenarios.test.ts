@@ -57,6 +57,7 @@ const EXPECTED_FAILURES: Record<string, string[]> = {
   'missing-ebs-csi': ['ebs-storage'],
   'chart-selector-mismatch': ['cloud-provider-mode', 'control-plane-scheduling', 'ccm-install'],
   'rke2-external': ['cloud-provider-mode'],
+  'rke2-upgraded-intree': ['in-tree-after-removal'],
 };
 
 describe('preflight against the built-in twins', () => {
@@ -77,6 +78,21 @@ describe('preflight against the built-in twins', () => {
       ),
     ]);
     expect(report.stats.aws.byCall['ec2:DescribeDhcpOptions']).toBe(1);
+  });
+
+  it('rke2-upgraded-intree: says the 1.27 kubelets cannot start and sets the version back', async () => {
+    const report = await preflightTwin('rke2-upgraded-intree');
+    const result = check(report, 'in-tree-after-removal');
+    expect(result.status).toBe('fail');
+    expect(result.details).toContain(
+      'Rancher cluster fleet-default/demo: control-plane nodes on v1.27.16+rke2r1: the kubelet exits (failed to run Kubelet: unknown cloud provider "aws"); RKE2 does not start and Rancher stops at the first node it upgrades (rancher/rke2#4183)',
+    );
+    expect(result.status === 'fail' && result.fixes[0]).toMatchObject({
+      type: 'config',
+      snippet: 'spec:\n  kubernetesVersion: v1.26.15+rke2r1\n',
+    });
+    // The API server still answers as 1.26: the first server's old apiserver container runs on.
+    expect(report.target.kubernetesVersion).toBe('v1.26.15+rke2r1');
   });
 
   it.each(Object.entries(EXPECTED_FAILURES))('%s fails exactly %j', async (name, failing) => {
