@@ -58,6 +58,7 @@ const EXPECTED_FAILURES: Record<string, string[]> = {
   'chart-selector-mismatch': ['cloud-provider-mode', 'control-plane-scheduling', 'ccm-install'],
   'rke2-external': ['cloud-provider-mode'],
   'rke2-upgraded-intree': ['in-tree-after-removal'],
+  'rke2-ecr-images': [],
 };
 
 describe('preflight against the built-in twins', () => {

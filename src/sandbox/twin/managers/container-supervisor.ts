@@ -10,7 +10,7 @@ import type { ManagerExit, ManagerProcess } from './manager-launcher.js';
 export type ContainerState =
   | {
       readonly type: 'waiting';
-      readonly reason: 'ContainerCreating' | 'CrashLoopBackOff';
+      readonly reason: 'ContainerCreating' | 'CrashLoopBackOff' | 'ErrImagePull' | 'ImagePullBackOff';
       readonly message?: string;
     }
   | { readonly type: 'running'; readonly startedAt: number }

@@ -129,6 +129,11 @@ export class NodeAgent {
     return this.staticPods.managers();
   }
 
+  /** `status.nodeInfo.containerRuntimeVersion` of the machine (`containerd://1.7.11-k3s2`). */
+  get containerRuntimeVersion(): string {
+    return this.deps.runtime.containerRuntimeVersion;
+  }
+
   /** Why the kubelet cannot start with its current configuration (it exits and is restarted in vain). */
   get kubeletFailure(): StartFailure | undefined {
     return this.kubeletError;
