@@ -375,6 +375,7 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
           scenario: scenario.name,
           distribution: scenario.distribution,
           kubernetesVersion: version.configured,
+          apiServerVersion: downstream.version.gitVersion,
           kube,
           fleet,
           pods,

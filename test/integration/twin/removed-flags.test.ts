@@ -108,6 +108,12 @@ describe('components refuse what their version removed', () => {
     // The kubelet is gone but its containers are not: the 1.26 apiserver still answers.
     expect(twin.downstream.version.gitVersion).toBe('v1.26.15+rke2r1');
     expect(pod(twin, `kube-apiserver-${firstNode}`).image).toContain(':v1.26.15-rke2r1');
+    expect(twin.status()).toMatchObject({
+      apiServerVersion: 'v1.26.15+rke2r1',
+      failing: [
+        { node: firstNode, component: 'kubelet', error: 'failed to run Kubelet: unknown cloud provider "aws"' },
+      ],
+    });
 
     // Putting the version back brings the node back.
     expect((await patch('v1.26.15+rke2r1')).code).toBe(0);
