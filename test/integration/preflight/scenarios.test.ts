@@ -17,7 +17,7 @@ import { preflight } from '../../../src/toolkit/preflight.js';
 import type { PreflightReport } from '../../../src/core/checks/index.js';
 import { check, idsWith } from './report-helpers.js';
 
-async function preflightTwin(name: string): Promise<PreflightReport> {
+async function preflightTwin(name: string, targetVersion?: string): Promise<PreflightReport> {
   const clock = new VirtualClock(Date.parse('2026-01-01T00:00:00Z'));
   const dir = mkdtempSync(join(tmpdir(), 'uproot-preflight-twin-'));
   const twin = await startTwin({ scenario: loadScenario(name).scenario, clock, dir });
@@ -34,7 +34,16 @@ async function preflightTwin(name: string): Promise<PreflightReport> {
       AWS_EC2_METADATA_DISABLED: 'true',
     };
     const { target } = twinTarget(twin, clock);
-    return (await preflight({ ...target, env, cwd: dir, clock, aws: { maxAttempts: 1 } })).report;
+    return (
+      await preflight({
+        ...target,
+        env,
+        cwd: dir,
+        clock,
+        aws: { maxAttempts: 1 },
+        ...(targetVersion ? { targetVersion } : {}),
+      })
+    ).report;
   } finally {
     driving = false;
     await driver;
@@ -79,6 +88,15 @@ describe('preflight against the built-in twins', () => {
       ),
     ]);
     expect(report.stats.aws.byCall['ec2:DescribeDhcpOptions']).toBe(1);
+  });
+
+  it('rke2-intree with --target-version v1.27.16: the twin is 1.26, so the hop the real cluster takes is allowed', async () => {
+    const report = await preflightTwin('rke2-intree', 'v1.27.16');
+    expect(report.target.kubernetesVersion).toBe('v1.26.15+rke2r1');
+    expect(check(report, 'kubernetes-version')).toMatchObject({
+      status: 'pass',
+      message: expect.stringContaining('migrate as part of the upgrade to 1.27'),
+    });
   });
 
   it('rke2-upgraded-intree: says the 1.27 kubelets cannot start and sets the version back', async () => {
