@@ -111,7 +111,11 @@ describe('components refuse what their version removed', () => {
     expect(twin.status()).toMatchObject({
       apiServerVersion: 'v1.26.15+rke2r1',
       failing: [
-        { node: firstNode, component: 'kubelet', error: 'failed to run Kubelet: unknown cloud provider "aws"' },
+        {
+          node: firstNode,
+          component: 'kubelet',
+          error: 'failed to run Kubelet: unknown cloud provider "aws"',
+        },
       ],
     });
 
