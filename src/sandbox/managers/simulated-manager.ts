@@ -177,6 +177,31 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
     }
   }
 
+  /** The election half of the runtime's options: the flags, this identity's lease locks, clock and logger. */
+  function electionOptions(
+    f: ManagerFlags,
+    migrationConfig: LeaderMigrationConfiguration | undefined,
+    kubeConfig: ReturnType<typeof kubeConfigFor>,
+  ) {
+    return {
+      ...managerOptionsFromFlags(f, migrationConfig),
+      identity,
+      leaseLockFactory: (name: string) =>
+        new KubeLeaseLock({
+          kubeConfig,
+          namespace: f.resourceNamespace,
+          name,
+          identity,
+          clock,
+          renewDeadlineMs: f.timings.renewDeadlineMs,
+        }),
+      clock,
+      random: options.random,
+      logger: (level: string, message: string, fields: Record<string, unknown>) =>
+        log(electionLogLine(level, message, fields)),
+    };
+  }
+
   /**
    * A KCM that cannot build its controller context: it campaigns like any other and, on winning the main
    * lease, logs the error and exits 1 without releasing the lease (klog.FlushAndExit), so the next leader is
@@ -187,23 +212,9 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
     migrationConfig: LeaderMigrationConfiguration | undefined,
     error: string,
   ): ControllerManager {
-    const kubeConfig = kubeConfigFor(options.kube);
     const manager: ControllerManager = runControllerManager({
-      ...managerOptionsFromFlags(f, migrationConfig),
-      identity,
-      leaseLockFactory: (name) =>
-        new KubeLeaseLock({
-          kubeConfig,
-          namespace: f.resourceNamespace,
-          name,
-          identity,
-          clock,
-          renewDeadlineMs: f.timings.renewDeadlineMs,
-        }),
+      ...electionOptions(f, migrationConfig, kubeConfigFor(options.kube)),
       controllers: [],
-      clock,
-      random: options.random,
-      logger: (level, message, fields) => log(electionLogLine(level, message, fields)),
       onEvent: (event) => {
         options.onEvent?.(event);
         if (event.type !== 'started-leading' || event.lease !== 'main' || crash) return;
@@ -277,21 +288,8 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
       );
     }
     const manager = runControllerManager({
-      ...managerOptionsFromFlags(f, migrationConfig),
-      identity,
-      leaseLockFactory: (name) =>
-        new KubeLeaseLock({
-          kubeConfig,
-          namespace: f.resourceNamespace,
-          name,
-          identity,
-          clock,
-          renewDeadlineMs: f.timings.renewDeadlineMs,
-        }),
+      ...electionOptions(f, migrationConfig, kubeConfig),
       controllers: descriptors,
-      clock,
-      random: options.random,
-      logger: (level, message, fields) => log(electionLogLine(level, message, fields)),
       onEvent: (event) => {
         if (event.type === 'controller-started') record(event.controller, 'started');
         if (event.type === 'controller-stopped') {

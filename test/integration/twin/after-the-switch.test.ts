@@ -5,7 +5,14 @@ import { parseDocument, stringify } from 'yaml';
 import { VirtualClock } from '../../../src/clock/index.js';
 import { installKubelet, type Twin } from '../../../src/sandbox/twin/index.js';
 import { helmChartManifest, seedCcmValues } from './seed-manifests.js';
-import { advanceUntil, clusterRolledOut, startHarness, type TwinHarness } from './support.js';
+import {
+  advanceUntil,
+  clusterRolledOut,
+  kubeletVersions,
+  patchRancherCluster,
+  startHarness,
+  type TwinHarness,
+} from './support.js';
 
 /**
  * The journey's point: once the cloud controllers live in the external CCM, a 1.27 control plane comes up on
@@ -14,7 +21,7 @@ import { advanceUntil, clusterRolledOut, startHarness, type TwinHarness } from '
  * 1.27, nothing crash-loops, and `/version` says 1.27.
  */
 
-function summary(twin: Twin): { ready: number; versions: string[]; failing: unknown[] } {
+function summary(twin: Twin): { ready: number; versions: string[]; failing: readonly unknown[] } {
   const nodes = twin.downstream.store.list('v1/nodes').items;
   return {
     ready: nodes.filter((n) =>
@@ -22,11 +29,7 @@ function summary(twin: Twin): { ready: number; versions: string[]; failing: unkn
         (c) => c.type === 'Ready' && c.status === 'True',
       ),
     ).length,
-    versions: [
-      ...new Set(
-        nodes.map((n) => (n.status as { nodeInfo: { kubeletVersion: string } }).nodeInfo.kubeletVersion),
-      ),
-    ],
+    versions: [...new Set(Object.values(kubeletVersions(twin)))],
     failing: twin.status().failing,
   };
 }
@@ -53,18 +56,7 @@ describe('a 1.27 control plane comes up after the switch', () => {
     const { twin } = h;
     await clock.advanceBy(30_000);
     const patch = async (spec: unknown) => {
-      const r = await h.kubectl([
-        '--context',
-        'rancher',
-        'patch',
-        'clusters.provisioning.cattle.io',
-        '-n',
-        'fleet-default',
-        'demo',
-        '--type=merge',
-        '-p',
-        JSON.stringify({ spec }),
-      ]);
+      const r = await patchRancherCluster(h, spec);
       expect(r.code, r.stderr).toBe(0);
       await clock.advanceBy(1_000);
       await advanceUntil(clock, () => clusterRolledOut(twin), {

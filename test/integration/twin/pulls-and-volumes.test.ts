@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../../src/clock/index.js';
 import type { Twin } from '../../../src/sandbox/twin/index.js';
-import { advanceUntil, clusterRolledOut, startHarness, type TwinHarness } from './support.js';
+import {
+  advanceUntil,
+  clusterRolledOut,
+  patchRancherCluster,
+  startHarness,
+  type TwinHarness,
+} from './support.js';
 
 /**
  * What 1.27 (and CSI migration) take away from workloads: ECR pulls without a credential provider
@@ -73,19 +79,7 @@ describe('workloads on the versions that removed what they used', () => {
     await advanceUntil(clock, () => pods(twin, 'agent-').filter((p) => p.ready).length === 2, {
       stepMs: 2_000,
     });
-    const patch = (spec: unknown) =>
-      h.kubectl([
-        '--context',
-        'rancher',
-        'patch',
-        'clusters.provisioning.cattle.io',
-        '-n',
-        'fleet-default',
-        'demo',
-        '--type=merge',
-        '-p',
-        JSON.stringify({ spec }),
-      ]);
+    const patch = (spec: unknown) => patchRancherCluster(h, spec);
     expect((await patch({ kubernetesVersion: 'v1.27.16+rke2r1' })).code).toBe(0);
     await advanceUntil(clock, () => clusterRolledOut(twin), { stepMs: 2_000 });
     await advanceUntil(clock, () => pods(twin, 'agent-').every((p) => p.waiting === 'ImagePullBackOff'), {

@@ -4,7 +4,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../../src/clock/index.js';
 import { installKubelet } from '../../../src/sandbox/twin/kubeadm/installed-kubelet.js';
 import type { Twin } from '../../../src/sandbox/twin/index.js';
-import { advanceUntil, clusterRolledOut, nodes, startHarness, type TwinHarness } from './support.js';
+import {
+  advanceUntil,
+  clusterRolledOut,
+  kubeletVersions,
+  nodes,
+  patchRancherCluster,
+  startHarness,
+  type TwinHarness,
+} from './support.js';
 import { seedCcmValues } from './seed-manifests.js';
 
 /**
@@ -38,8 +46,7 @@ function ready(twin: Twin, name: string): string | undefined {
 }
 
 function kubeletVersion(twin: Twin, name: string): string | undefined {
-  const node = twin.downstream.store.get('v1/nodes', undefined, name);
-  return (node?.status as { nodeInfo?: { kubeletVersion?: string } } | undefined)?.nodeInfo?.kubeletVersion;
+  return kubeletVersions(twin)[name];
 }
 
 function editManifest(twin: Twin, node: string, component: string, edit: (text: string) => string): void {
@@ -62,19 +69,7 @@ describe('components refuse what their version removed', () => {
     await clock.advanceBy(30_000);
     const first = twin.nodes.all()[0]!;
     const firstNode = first.nodeName!;
-    const patch = (version: string) =>
-      h.kubectl([
-        '--context',
-        'rancher',
-        'patch',
-        'clusters.provisioning.cattle.io',
-        '-n',
-        'fleet-default',
-        'demo',
-        '--type=merge',
-        '-p',
-        JSON.stringify({ spec: { kubernetesVersion: version } }),
-      ]);
+    const patch = (version: string) => patchRancherCluster(h, { kubernetesVersion: version });
     expect((await patch('v1.27.16+rke2r1')).code).toBe(0);
     await advanceUntil(clock, () => ready(twin, firstNode) === 'Unknown', { stepMs: 2_000 });
     expect(h.logs.some((l) => l.includes(`"command failed" err="${KUBELET_ERROR}"`))).toBe(true);

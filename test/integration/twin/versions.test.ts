@@ -4,22 +4,20 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../../src/clock/index.js';
 import { installKubelet } from '../../../src/sandbox/twin/kubeadm/installed-kubelet.js';
 import type { Twin } from '../../../src/sandbox/twin/index.js';
-import { advanceUntil, clusterRolledOut, startHarness, type TwinHarness } from './support.js';
+import {
+  advanceUntil,
+  clusterRolledOut,
+  kubeletVersions,
+  patchRancherCluster,
+  startHarness,
+  type TwinHarness,
+} from './support.js';
 
 /**
  * The twin is the version its cluster definition says, and follows it as it changes: kubelets
  * (status.nodeInfo.kubeletVersion), control-plane pod image tags, and `/version` (decision 0007), read with
  * the real kubectl (whose dispatcher picks its binary from `/version`).
  */
-
-function kubeletVersions(twin: Twin): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const n of twin.downstream.store.list('v1/nodes').items) {
-    out[n.metadata?.name ?? ''] =
-      (n.status as { nodeInfo?: { kubeletVersion?: string } } | undefined)?.nodeInfo?.kubeletVersion ?? '';
-  }
-  return out;
-}
 
 function images(twin: Twin, prefix: string): string[] {
   return twin.downstream.store
@@ -77,18 +75,7 @@ describe('the twin runs the version of its cluster definition', () => {
       client: expect.stringMatching(/^v1\.32\./),
     });
 
-    const patched = await h.kubectl([
-      '--context',
-      'rancher',
-      'patch',
-      'clusters.provisioning.cattle.io',
-      '-n',
-      'fleet-default',
-      'demo',
-      '--type=merge',
-      '-p',
-      JSON.stringify({ spec: { kubernetesVersion: 'v1.27.16+rke2r1' } }),
-    ]);
+    const patched = await patchRancherCluster(h, { kubernetesVersion: 'v1.27.16+rke2r1' });
     expect(patched.code, patched.stderr).toBe(0);
 
     // Mid-roll: the first control-plane node runs 1.27 and answers /version; the second is still 1.26.

@@ -1,5 +1,6 @@
 import { apiserverStartFailure, type KubernetesVersion } from '../../../core/kubernetes-version/index.js';
-import type { ManagerExit, ManagerProcess } from '../managers/manager-launcher.js';
+import type { ManagerProcess } from '../managers/manager-launcher.js';
+import { exitedAtStart, runUntilStopped } from '../managers/plain-process.js';
 
 /**
  * A kube-apiserver container of the twin. The twin's one API server answers for every instance, so this
@@ -13,30 +14,7 @@ export function startApiserverProcess(options: {
   readonly log: (line: string) => void;
 }): ManagerProcess {
   const failure = options.version ? apiserverStartFailure(options.version, options.args) : undefined;
-  if (failure) {
-    options.log(failure.log);
-    return {
-      identity: options.identity,
-      exited: Promise.resolve({ code: 1, reason: failure.error }),
-      running: false,
-      stop: () => Promise.resolve(),
-    };
-  }
-  let running = true;
-  let finish!: (exit: ManagerExit) => void;
-  const exited = new Promise<ManagerExit>((resolve) => (finish = resolve));
-  return {
-    identity: options.identity,
-    exited,
-    get running() {
-      return running;
-    },
-    stop: () => {
-      if (running) {
-        running = false;
-        finish({ code: 0, reason: 'terminated' });
-      }
-      return Promise.resolve();
-    },
-  };
+  if (!failure) return runUntilStopped(options.identity);
+  options.log(failure.log);
+  return exitedAtStart(options.identity, { code: 1, reason: failure.error });
 }

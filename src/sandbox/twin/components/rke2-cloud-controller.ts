@@ -7,7 +7,8 @@ import {
 } from '../../cloud-controllers/node-helpers.js';
 import { isRecord, metaOf } from '../kube/kube-types.js';
 import { R, type TwinKube } from '../kube/twin-kube.js';
-import type { ManagerExit, ManagerProcess } from '../managers/manager-launcher.js';
+import type { ManagerProcess } from '../managers/manager-launcher.js';
+import { runUntilStopped } from '../managers/plain-process.js';
 import { WorkQueue } from '../runtime/work-queue.js';
 
 /**
@@ -47,8 +48,6 @@ export function startRke2CloudController(options: {
 }): ManagerProcess {
   const { kube, clock, log } = options;
   let running = true;
-  let finish!: (exit: ManagerExit) => void;
-  const exited = new Promise<ManagerExit>((resolve) => (finish = resolve));
   const queue = new WorkQueue<string>(
     clock,
     (name) => initialize(name),
@@ -107,20 +106,9 @@ export function startRke2CloudController(options: {
     log(`Successfully initialized node ${name} with cloud provider rke2`);
   }
 
-  return {
-    identity: options.identity,
-    exited,
-    get running() {
-      return running;
-    },
-    stop: () => {
-      if (running) {
-        running = false;
-        unsubscribe();
-        queue.close();
-        finish({ code: 0, reason: 'terminated' });
-      }
-      return Promise.resolve();
-    },
-  };
+  return runUntilStopped(options.identity, () => {
+    running = false;
+    unsubscribe();
+    queue.close();
+  });
 }
