@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../../src/clock/index.js';
 import { installKubelet } from '../../../src/sandbox/twin/kubeadm/installed-kubelet.js';
+import type { ScenarioInput } from '../../../src/sandbox/scenarios/index.js';
 import type { Twin } from '../../../src/sandbox/twin/index.js';
 import {
   advanceUntil,
@@ -39,6 +40,19 @@ async function serverVersion(h: TwinHarness): Promise<{ server: string; client: 
   return { server: v.serverVersion.gitVersion, client: v.clientVersion.gitVersion };
 }
 
+/** A small twin (2 control-plane nodes, 1 worker) already on the external provider, ready for a hop. */
+function external(distribution: 'rke2' | 'rke' | 'kubeadm', kubernetesVersion: string): ScenarioInput {
+  return {
+    name: `${distribution}-versions`,
+    description: `${distribution} on the external provider, for a version hop`,
+    distribution,
+    kubernetesVersion,
+    clusterName: 'demo',
+    cloudProvider: 'external',
+    nodes: { controlPlane: 2, workers: 1 },
+  };
+}
+
 describe('the twin runs the version of its cluster definition', () => {
   let harness: TwinHarness | undefined;
   afterEach(async () => {
@@ -48,18 +62,7 @@ describe('the twin runs the version of its cluster definition', () => {
 
   it('RKE2: spec.kubernetesVersion rolls kubelets, pods and /version, control plane first', async () => {
     const clock = new VirtualClock();
-    harness = await startHarness(
-      {
-        name: 'rke2-versions',
-        description: 'RKE2 on the external provider, for a version hop',
-        distribution: 'rke2',
-        kubernetesVersion: 'v1.26.15+rke2r1',
-        clusterName: 'demo',
-        cloudProvider: 'external',
-        nodes: { controlPlane: 2, workers: 1 },
-      },
-      clock,
-    );
+    harness = await startHarness(external('rke2', 'v1.26.15+rke2r1'), clock);
     const h = harness;
     const { twin } = h;
     await clock.advanceBy(30_000);
@@ -107,17 +110,7 @@ describe('the twin runs the version of its cluster definition', () => {
 
   it('RKE: kubernetes_version applied by rke up; kubelets report the plain version', async () => {
     const clock = new VirtualClock();
-    harness = await startHarness(
-      {
-        name: 'rke-versions',
-        description: 'RKE on external-aws, for a version hop',
-        distribution: 'rke',
-        kubernetesVersion: 'v1.26.15-rancher1-1',
-        cloudProvider: 'external',
-        nodes: { controlPlane: 2, workers: 1 },
-      },
-      clock,
-    );
+    harness = await startHarness(external('rke', 'v1.26.15-rancher1-1'), clock);
     const { twin } = harness;
     await clock.advanceBy(30_000);
     expect(new Set(Object.values(kubeletVersions(twin)))).toEqual(new Set(['v1.26.15']));
@@ -137,17 +130,7 @@ describe('the twin runs the version of its cluster definition', () => {
 
   it('kubeadm: manifests’ image tags roll the control plane; the installed kubelet file the kubelets', async () => {
     const clock = new VirtualClock();
-    harness = await startHarness(
-      {
-        name: 'kubeadm-versions',
-        description: 'kubeadm on the external provider, for a version hop',
-        distribution: 'kubeadm',
-        kubernetesVersion: 'v1.26.15',
-        cloudProvider: 'external',
-        nodes: { controlPlane: 2, workers: 1 },
-      },
-      clock,
-    );
+    harness = await startHarness(external('kubeadm', 'v1.26.15'), clock);
     const h = harness;
     const { twin } = h;
     await clock.advanceBy(30_000);
