@@ -44,7 +44,7 @@ export function checkInTreeAfterRemoval(ctx: CheckContext): CheckResult {
   const running = runningVersion(ctx);
   return fail(
     ID,
-    `${findings.length === 1 ? 'a component asks' : `${findings.length} components ask`} for the in-tree AWS provider on Kubernetes 1.27 or later, which removed it: they do not start, and the nodes they run on stay NotReady or keep crashing`,
+    `the in-tree AWS provider is asked for on Kubernetes 1.27 or later, which removed it (${findings.length === 1 ? '1 place' : `${findings.length} places`}, below): those components do not start, and their nodes stay NotReady or keep crashing`,
     fixes(definition, running),
     { details: findings.map((f) => f.detail), resources: findings.map((f) => f.resource) },
   );
