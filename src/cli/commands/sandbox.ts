@@ -311,11 +311,15 @@ async function status(ctx: CommandContext, opts: { dir?: string; output: string 
   }
   const lines = [
     `scenario:   ${s.scenario} (${s.distribution} ${s.kubernetesVersion}), time ${s.time}`,
+    `version:    ${s.apiServerVersion} (what /version reports)`,
     `nodes:      ${s.nodes.ready}/${s.nodes.registered} ready, ${s.nodes.withProviderId} with providerID, ${s.nodes.uninitialized} uninitialized, ${s.nodes.cordoned} cordoned`,
     'leases:',
     ...Object.entries(s.leases).map(([name, holder]) => `  ${name}: ${holder ?? '(none)'}`),
     'managers:',
     ...s.managers.map((m) => `  ${m.node} ${m.component}: ${m.state}, ${m.restarts} restart(s)`),
+    ...(s.failing.length > 0
+      ? ['failing:', ...s.failing.map((f) => `  ${f.node} ${f.component}: ${f.error}`)]
+      : []),
   ];
   ctx.io.stdout(`${lines.join('\n')}\n`);
   return ExitCode.ok;

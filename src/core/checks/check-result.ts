@@ -25,6 +25,7 @@ export const CHECK_IDS = [
   'ebs-storage',
   'ecr-credentials',
   'node-name-settings',
+  'in-tree-after-removal',
 ] as const;
 export const checkIdSchema = z.enum(CHECK_IDS);
 export type CheckId = z.infer<typeof checkIdSchema>;
@@ -160,6 +161,7 @@ export const CHECK_TITLES: Readonly<Record<CheckId, string>> = {
   'ebs-storage': 'EBS volumes and the EBS CSI driver',
   'ecr-credentials': 'ECR image pulls without the in-tree provider',
   'node-name-settings': 'Distribution node-name settings',
+  'in-tree-after-removal': 'In-tree provider on a version that removed it',
 };
 
 interface ResultParts {

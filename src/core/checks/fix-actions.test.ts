@@ -154,6 +154,38 @@ const BROKEN: readonly [string, (m: MutableSnapshot) => void, CheckOptions?][] =
         (p) => (p.args = p.args.map((a) => a.replace('--cloud-provider=aws', '--cloud-provider=external'))),
       ),
   ],
+  [
+    'components on releases that refuse their cloud flags',
+    (m) => {
+      kcm(m)[0]!.image = 'registry.k8s.io/kube-controller-manager:v1.27.16';
+      okValue(m.kube.componentPods).push({
+        namespace: 'kube-system',
+        name: 'kube-apiserver-cp-1',
+        component: 'kube-apiserver',
+        nodeName: 'cp-1',
+        image: 'registry.k8s.io/kube-apiserver:v1.33.1',
+        args: ['kube-apiserver', '--cloud-provider=external'],
+      });
+    },
+  ],
+  [
+    'an external apiserver flag that 1.33 removes',
+    (m) => {
+      for (const pod of kcm(m))
+        pod.args = pod.args.map((a) => a.replace('--cloud-provider=aws', '--cloud-provider=external'));
+      for (const n of okValue(m.kube.nodes)) {
+        if (!('node-role.kubernetes.io/control-plane' in n.labels)) continue;
+        n.annotations['rke2.io/node-args'] = JSON.stringify([
+          'server',
+          '--cloud-provider-name',
+          'external',
+          '--kube-apiserver-arg',
+          'cloud-provider=external',
+        ]);
+      }
+    },
+    { targetVersion: '1.33' },
+  ],
 ];
 
 /** Something a person can do: a command, a flag or field to set, a tag, a file to edit, a version to move to. */

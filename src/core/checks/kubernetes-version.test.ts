@@ -48,7 +48,7 @@ describe('kubernetes-version', () => {
     });
     const r = resultOf(s, 'kubernetes-version', { targetVersion: 'v1.27.16+rke2r1' });
     expect(r.status).toBe('pass');
-    expect(r.message).toContain('Kubernetes v1.26.15:');
+    expect(r.message).toContain('Kubernetes v1.26.15+rke2r1:');
     expect(r.message).toContain('migrate as part of the upgrade to 1.27');
   });
 

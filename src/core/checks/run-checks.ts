@@ -23,6 +23,7 @@ import { checkLbType } from './lb-type.js';
 import { checkEbsStorage } from './ebs-storage.js';
 import { checkEcrCredentials } from './ecr-credentials.js';
 import { checkNodeNameSettings } from './node-name-settings.js';
+import { checkInTreeAfterRemoval } from './in-tree-after-removal.js';
 
 export const CHECKS: Readonly<Record<CheckId, Check>> = {
   'kubernetes-version': checkKubernetesVersion,
@@ -44,6 +45,7 @@ export const CHECKS: Readonly<Record<CheckId, Check>> = {
   'ebs-storage': checkEbsStorage,
   'ecr-credentials': checkEcrCredentials,
   'node-name-settings': checkNodeNameSettings,
+  'in-tree-after-removal': checkInTreeAfterRemoval,
 };
 
 /** Every check, in the documented order (CHECK_IDS). */

@@ -1,1 +1,2 @@
 export * from './kubernetes-version.js';
+export * from './removed-flags.js';

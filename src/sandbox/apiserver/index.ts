@@ -2,7 +2,12 @@
  * The sandbox Kubernetes API server: an in-process, loopback-only emulator that real kubectl 1.32 and
  * @kubernetes/client-node accept unchanged.
  */
-export { startKubeApiServer, type KubeApiServer, type KubeApiServerOptions } from './server.js';
+export {
+  startKubeApiServer,
+  type KubeApiServer,
+  type KubeApiServerOptions,
+  type VersionSpec,
+} from './server.js';
 export { writeKubeconfig, renderKubeconfig, type KubeconfigEntry } from './kubeconfig.js';
 export { DEFAULT_ADMIN, type Identity, type UserInfo } from './auth/identity.js';
 export { bootstrapRbac } from './auth/bootstrap-rbac.js';

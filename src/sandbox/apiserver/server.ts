@@ -27,8 +27,11 @@ export interface KubeApiServerOptions {
   readonly host?: string;
   /** 0 (default) picks a free port. */
   readonly port?: number;
-  /** What `/version` reports; kubectl's dispatcher picks its binary from it. Default 1.32. */
-  readonly version?: { readonly major?: string; readonly minor?: string; readonly gitVersion?: string };
+  /**
+   * What `/version` reports; kubectl's dispatcher picks its binary from it. Default 1.32. A function is asked
+   * on every request (a twin's control plane changes version as it rolls).
+   */
+  readonly version?: VersionSpec | (() => VersionSpec);
   /** Accepted bearer tokens; default one admin in `system:masters`. */
   readonly identities?: readonly Identity[];
   /** clusters.provisioning.cattle.io, clusters.management.cattle.io, helmcharts/helmchartconfigs (default true). */
@@ -79,10 +82,67 @@ export interface KubeApiServer {
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
-function versionInfo(v: KubeApiServerOptions['version']): VersionInfo {
+export interface VersionSpec {
+  readonly major?: string;
+  readonly minor?: string;
+  readonly gitVersion?: string;
+}
+
+function versionInfo(v: VersionSpec | undefined): VersionInfo {
   const git = v?.gitVersion ?? `v${v?.major ?? '1'}.${v?.minor ?? '32'}.4`;
   const m = /^v?(\d+)\.(\d+)/.exec(git);
-  return { major: v?.major ?? m?.[1] ?? '1', minor: v?.minor ?? m?.[2] ?? '32', gitVersion: git };
+  const major = v?.major ?? m?.[1] ?? '1';
+  const minor = v?.minor ?? m?.[2] ?? '32';
+  // apimachinery's version.Info has the emulation and min-compatibility fields from v0.33 (Kubernetes 1.33):
+  // a binary emulates itself and stays compatible with the previous minor by default.
+  const emulation =
+    Number(major) > 1 || (Number(major) === 1 && Number(minor) >= 33)
+      ? {
+          emulationMajor: major,
+          emulationMinor: minor,
+          minCompatibilityMajor: major,
+          minCompatibilityMinor: String(Number(minor) - 1),
+        }
+      : {};
+  return { major, minor, gitVersion: git, ...emulation };
+}
+
+/** A VersionInfo that reads the source on every access, so each request sees the current version. */
+function liveVersion(source: KubeApiServerOptions['version']): VersionInfo {
+  if (typeof source !== 'function') return versionInfo(source);
+  let lastSpec: VersionSpec | undefined;
+  let last = versionInfo(undefined);
+  const current = (): VersionInfo => {
+    const spec = source();
+    if (spec !== lastSpec) {
+      lastSpec = spec;
+      last = versionInfo(spec);
+    }
+    return last;
+  };
+  return {
+    get major() {
+      return current().major;
+    },
+    get minor() {
+      return current().minor;
+    },
+    get gitVersion() {
+      return current().gitVersion;
+    },
+    get emulationMajor() {
+      return current().emulationMajor;
+    },
+    get emulationMinor() {
+      return current().emulationMinor;
+    },
+    get minCompatibilityMajor() {
+      return current().minCompatibilityMajor;
+    },
+    get minCompatibilityMinor() {
+      return current().minCompatibilityMinor;
+    },
+  };
 }
 
 /** Fills a fresh store with what a new cluster has: namespaces, default service accounts, RBAC, CRDs. */
@@ -120,7 +180,7 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
   }
   const clock = options.clock ?? new RealClock();
   const random = options.random ?? systemRandom;
-  const version = versionInfo(options.version);
+  const version = liveVersion(options.version);
   const registry = new ResourceRegistry();
   for (const t of builtinKinds()) registry.add(t);
   const store = new ObjectStore(registry, { clock, random, watchWindow: options.watchWindow ?? 10_000 });
@@ -146,7 +206,7 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     held,
     realClock: new RealClock(),
     discovery: new Discovery(registry, () => address),
-    openapi: new OpenApi(registry, version.gitVersion),
+    openapi: new OpenApi(registry, () => version.gitVersion),
     version,
   });
 

@@ -63,9 +63,34 @@ describe('manager settings', () => {
     expect(
       cloudProviderError(flags('kube-controller-manager', ['--cloud-provider=external'], '1.27')),
     ).toBeUndefined();
-    expect(cloudProviderError(flags('kube-controller-manager', ['--cloud-provider=gce']))).toBe(
-      'cloud provider could not be initialized: unknown cloud provider "gce"',
-    );
+    expect(cloudProviderError(flags('kube-controller-manager', ['--cloud-provider=gce']))).toEqual({
+      message: 'cloud provider could not be initialized: unknown cloud provider "gce"',
+      afterLeading: true,
+    });
+    expect(cloudProviderError(flags('cloud-controller-manager', ['--cloud-provider=gce']))).toEqual({
+      message: 'cloud provider could not be initialized: unknown cloud provider "gce"',
+      afterLeading: false,
+    });
+  });
+
+  it('refuses the in-tree aws provider in a 1.27+ KCM, once it leads (kubernetes#115838)', () => {
+    for (const version of ['1.27', '1.30', '1.33']) {
+      expect(cloudProviderError(flags('kube-controller-manager', ['--cloud-provider=aws'], version))).toEqual(
+        {
+          message: 'cloud provider could not be initialized: unknown cloud provider "aws"',
+          afterLeading: true,
+        },
+      );
+    }
+    // Without leader election the KCM builds its context at once.
+    expect(
+      cloudProviderError(
+        flags('kube-controller-manager', ['--cloud-provider=aws', '--leader-elect=false'], '1.27'),
+      )?.afterLeading,
+    ).toBe(false);
+    expect(
+      cloudProviderError(flags('cloud-controller-manager', ['--cloud-provider=aws'], '1.33')),
+    ).toBeUndefined();
     expect(runsCloudControllers(flags('kube-controller-manager', ['--cloud-provider=external']))).toBe(false);
     expect(runsCloudControllers(flags('kube-controller-manager', ['--cloud-provider=aws']))).toBe(true);
     expect(runsCloudControllers(flags('cloud-controller-manager', ['--cloud-provider=aws']))).toBe(true);

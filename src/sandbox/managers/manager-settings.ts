@@ -1,4 +1,4 @@
-import { atLeast } from '../../core/kubernetes-version/index.js';
+import { atLeast, unknownProviderForKcm } from '../../core/kubernetes-version/index.js';
 import { parseGoBool, type ManagerFlags } from '../../election/index.js';
 import type { CloudControllerSettings } from '../cloud-controllers/controller-context.js';
 import { parseCidr } from '../cloud-controllers/pod-cidr.js';
@@ -45,21 +45,36 @@ export function cloudControllerSettings(
   };
 }
 
+/** Why a manager cannot run with its --cloud-provider, and when upstream finds out. */
+export interface CloudProviderFailure {
+  /** As the manager logs it. */
+  readonly message: string;
+  /**
+   * True for the KCM: it builds its controller context (and so initialises the cloud provider) only once it
+   * leads the `kube-controller-manager` lease, so a standby looks healthy and each new leader crashes
+   * (kubernetes/kubernetes cmd/kube-controller-manager/app/controllermanager.go: `run` is called from
+   * OnStartedLeading and exits 1 on "Error building controller context"). The CCM initialises its provider
+   * before the election (cloud-provider app/controllermanager.go cloudInitializer, klog.Fatalf).
+   */
+  readonly afterLeading: boolean;
+}
+
 /**
  * Whether the manager can run with its --cloud-provider: the CCM only knows `aws` here; the KCM runs the
- * in-tree provider `aws` up to 1.26 (the provider was removed from the tree in 1.27) or `external`/none.
- * Returns the start-up error, as the managers print it, or undefined.
+ * in-tree provider `aws` up to 1.26 (removed from the tree in 1.27, kubernetes/kubernetes#115838) or
+ * `external`/none. Anything else fails in k8s.io/cloud-provider plugins.go InitCloudProvider ("unknown cloud
+ * provider %q": nothing registers "aws" from 1.27), wrapped by the KCM's createCloudProvider
+ * (cmd/kube-controller-manager/app/cloudproviders.go: "cloud provider could not be initialized: %v").
  */
-export function cloudProviderError(flags: ManagerFlags): string | undefined {
+export function cloudProviderError(flags: ManagerFlags): CloudProviderFailure | undefined {
   const provider = flags.cloudProvider;
+  const unknown = unknownProviderForKcm(provider);
   if (flags.component === 'cloud-controller-manager') {
-    return provider === 'aws'
-      ? undefined
-      : `cloud provider could not be initialized: unknown cloud provider ${JSON.stringify(provider)}`;
+    return provider === 'aws' ? undefined : { message: unknown, afterLeading: false };
   }
   if (provider === '' || provider === 'external') return undefined;
   if (provider === 'aws' && !atLeast(flags.kubernetesVersion, 1, 27)) return undefined;
-  return `cloud provider could not be initialized: unknown cloud provider ${JSON.stringify(provider)}`;
+  return { message: unknown, afterLeading: flags.leaderElect };
 }
 
 /** Whether this manager runs the cloud controllers at all (KCM with an in-tree provider, or the CCM). */

@@ -78,9 +78,9 @@ describe('simulated manager start-up', () => {
       '--cloud-provider cannot be empty',
     ],
     [
-      'the in-tree provider on a 1.27 KCM (removed from the tree)',
+      'the in-tree provider on a 1.27 KCM without leader election (removed from the tree)',
       'kube-controller-manager',
-      ['--cloud-provider=aws'],
+      ['--cloud-provider=aws', '--leader-elect=false'],
       '1.27',
       'cloud provider could not be initialized: unknown cloud provider "aws"',
     ],

@@ -102,6 +102,8 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
   let flags: ManagerFlags | undefined;
   let exit: ManagerExit | undefined;
   let stopRequested = false;
+  /** Set when the process dies of its own accord after starting (a KCM whose provider fails once it leads). */
+  let crash: ManagerExit | undefined;
   const cleanups: (() => void)[] = [];
 
   const exited = (async (): Promise<ManagerExit> => {
@@ -109,7 +111,8 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
     if ('code' in started) return started;
     runtime = started;
     if (stopRequested) void runtime.stop();
-    return runtime.done;
+    const done = await runtime.done;
+    return crash ?? done;
   })()
     .catch((error: unknown): ManagerExit => ({ code: 1, reason: messageOf(error) }))
     .then((result) => {
@@ -138,7 +141,7 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
     if (!parsed.ok) return fail(parsed.errors.join('; '));
     flags = parsed.flags;
     const providerError = cloudProviderError(flags);
-    if (providerError) return fail(providerError);
+    if (providerError && !providerError.afterLeading) return fail(providerError.message);
     const settings = cloudControllerSettings(flags);
     if ('error' in settings) return fail(settings.error);
 
@@ -168,11 +171,61 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
     }
     if (stopRequested) return { code: 0, reason: 'terminated' };
     try {
+      if (providerError) return startDoomedRuntime(flags, migrationConfig, providerError.message);
       return startRuntime(flags, version, settings.settings, migrationConfig);
     } catch (error) {
       // An invalid configuration or timings: the process does not start.
       return fail(messageOf(error));
     }
+  }
+
+  /** The election half of the runtime's options: the flags, this identity's lease locks, clock and logger. */
+  function electionOptions(
+    f: ManagerFlags,
+    migrationConfig: LeaderMigrationConfiguration | undefined,
+    kubeConfig: ReturnType<typeof kubeConfigFor>,
+  ) {
+    return {
+      ...managerOptionsFromFlags(f, migrationConfig),
+      identity,
+      leaseLockFactory: (name: string) =>
+        new KubeLeaseLock({
+          kubeConfig,
+          namespace: f.resourceNamespace,
+          name,
+          identity,
+          clock,
+          renewDeadlineMs: f.timings.renewDeadlineMs,
+        }),
+      clock,
+      random: options.random,
+      logger: (level: string, message: string, fields: Record<string, unknown>) =>
+        log(electionLogLine(level, message, fields)),
+    };
+  }
+
+  /**
+   * A KCM that cannot build its controller context: it campaigns like any other and, on winning the main
+   * lease, logs the error and exits 1 without releasing the lease (klog.FlushAndExit), so the next leader is
+   * elected only when the lease expires, and crashes the same way.
+   */
+  function startDoomedRuntime(
+    f: ManagerFlags,
+    migrationConfig: LeaderMigrationConfiguration | undefined,
+    error: string,
+  ): ControllerManager {
+    const manager: ControllerManager = runControllerManager({
+      ...electionOptions(f, migrationConfig, kubeConfigFor(options.kube)),
+      controllers: [],
+      onEvent: (event) => {
+        options.onEvent?.(event);
+        if (event.type !== 'started-leading' || event.lease !== 'main' || crash) return;
+        log(`"Error building controller context" err="${error.replace(/"/g, '\\"')}"`);
+        crash = { code: 1, reason: error };
+        void manager.stop();
+      },
+    });
+    return manager;
   }
 
   function startRuntime(
@@ -248,21 +301,8 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
       if (!offered.has(logical)) record(controllerName(logical, version), NOT_CONFIGURED);
     }
     const manager = runControllerManager({
-      ...managerOptionsFromFlags(f, migrationConfig),
-      identity,
-      leaseLockFactory: (name) =>
-        new KubeLeaseLock({
-          kubeConfig,
-          namespace: f.resourceNamespace,
-          name,
-          identity,
-          clock,
-          renewDeadlineMs: f.timings.renewDeadlineMs,
-        }),
+      ...electionOptions(f, migrationConfig, kubeConfig),
       controllers: descriptors,
-      clock,
-      random: options.random,
-      logger: (level, message, fields) => log(electionLogLine(level, message, fields)),
       onEvent: (event) => {
         if (event.type === 'controller-started') record(event.controller, 'started');
         if (event.type === 'controller-stopped') {

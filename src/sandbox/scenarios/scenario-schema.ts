@@ -111,6 +111,17 @@ const persistentVolume = z
     /** `in-tree`: `spec.awsElasticBlockStore` (needs the EBS CSI driver from 1.27); `csi`: `ebs.csi.aws.com`. */
     source: z.enum(['in-tree', 'csi']).default('in-tree'),
     storageClassName: z.string().default('gp2'),
+    /** A Pod in `default` that mounts the volume through a bound PersistentVolumeClaim named after the volume. */
+    pod: k8sName.optional(),
+  })
+  .strict();
+
+const daemonSet = z
+  .object({
+    name: k8sName,
+    namespace: k8sName.default('default'),
+    /** e.g. an ECR image `123456789012.dkr.ecr.us-east-1.amazonaws.com/app:1.0` (needs a credential provider from 1.27). */
+    image: z.string().min(1),
   })
   .strict();
 
@@ -127,6 +138,8 @@ const workloads = z
     loadBalancerServices: z.array(loadBalancerService).default([]),
     persistentVolumes: z.array(persistentVolume).default([]),
     storageClasses: z.array(storageClass).default([]),
+    /** DaemonSets (tolerating everything) whose pods run on every node. */
+    daemonSets: z.array(daemonSet).default([]),
     /** Run the EBS CSI driver (DaemonSet `ebs-csi-node` in kube-system). */
     ebsCsiDriver: z.boolean().default(false),
   })
@@ -148,6 +161,18 @@ const ccmChart = z
      * a HelmChart in `spec.rkeConfig.additionalManifest`; RKE and kubeadm: a HelmChart in the cluster).
      */
     values: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+
+const upgrade = z
+  .object({
+    /**
+     * The version the cluster definition was moved to after the cluster was built, before uproot runs (RKE2:
+     * the provisioning Cluster's spec.kubernetesVersion, rolled by Rancher; RKE: kubernetes_version in
+     * cluster.yml, applied with rke up; kubeadm: the first control-plane node's manifests and kubelet, as
+     * `kubeadm upgrade apply` and a package upgrade leave them). The twin replays it as it boots.
+     */
+    kubernetesVersion: z.string().min(1),
   })
   .strict();
 
@@ -193,10 +218,12 @@ export const scenarioSchema = z
       loadBalancerServices: [],
       persistentVolumes: [],
       storageClasses: [],
+      daemonSets: [],
       ebsCsiDriver: false,
     }),
     defects: defects.default({ clusterTagMissingOn: [], secondTaggedSecurityGroup: false }),
     ccm: ccmChart.optional(),
+    upgrade: upgrade.optional(),
     timings: timings.default({
       rolloutNodeDelaySeconds: 10,
       componentRestartSeconds: 2,

@@ -30,3 +30,4 @@ export type { ClusterLayout, InstanceLayout } from './layout/cluster-layout.js';
 export { renderCcmChart, ccmChartDefaults, CCM_CHART_NAME, CCM_CHART_VERSION } from './helm/ccm-chart.js';
 export { canSchedule, canKeepRunning } from './scheduling/placement.js';
 export { toleratesTaint } from './scheduling/taints.js';
+export { installKubelet, INSTALLED_KUBELET } from './kubeadm/installed-kubelet.js';

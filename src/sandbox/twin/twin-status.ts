@@ -8,6 +8,8 @@ export interface TwinStatus {
   readonly scenario: string;
   readonly distribution: string;
   readonly kubernetesVersion: string;
+  /** What `/version` reports now (decision 0007). */
+  readonly apiServerVersion: string;
   readonly time: string;
   readonly nodes: {
     readonly machines: number;
@@ -25,6 +27,8 @@ export interface TwinStatus {
     readonly restarts: number;
   }[];
   readonly leases: Readonly<Record<string, string | undefined>>;
+  /** Components that cannot run: a kubelet that exits at start, a static pod in a crash-loop back-off. */
+  readonly failing: readonly { readonly node: string; readonly component: string; readonly error: string }[];
   readonly cluster?: {
     readonly observedGeneration: unknown;
     readonly generation: unknown;
@@ -38,6 +42,7 @@ export function twinStatus(input: {
   readonly scenario: string;
   readonly distribution: string;
   readonly kubernetesVersion: string;
+  readonly apiServerVersion: string;
   readonly kube: TwinKube;
   readonly fleet: NodeFleet;
   readonly pods: PodRunner;
@@ -83,15 +88,27 @@ export function twinStatus(input: {
     const lease = kube.get(R.leases, 'kube-system', name);
     leases[name] = (lease?.spec as { holderIdentity?: string } | undefined)?.holderIdentity;
   }
+  const failing = fleet.all().flatMap((a) => {
+    const node = a.nodeName ?? a.instance.machineName;
+    return [
+      ...(a.kubeletFailure ? [{ node, component: 'kubelet', error: a.kubeletFailure.error }] : []),
+      ...a
+        .components()
+        .filter((c) => !c.running && c.message)
+        .map((c) => ({ node, component: c.component, error: c.message ?? '' })),
+    ];
+  });
   const mc = input.managementCluster;
   return {
     scenario: input.scenario,
     distribution: input.distribution,
     kubernetesVersion: input.kubernetesVersion,
+    apiServerVersion: input.apiServerVersion,
     time: new Date(kube.clock.now()).toISOString(),
     nodes: { machines: fleet.size, registered: nodes.length, ready, withProviderId, uninitialized, cordoned },
     managers,
     leases,
+    failing,
     ...(mc
       ? {
           cluster: {

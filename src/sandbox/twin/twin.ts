@@ -11,6 +11,7 @@ import { twinIdentities, type TwinIdentities } from './boot/identities.js';
 import { controllerIdentities } from './boot/controller-rbac.js';
 import { initialConfigs } from './boot/initial-configs.js';
 import { writeTwinFiles } from './boot/twin-files.js';
+import { replayUpgrade } from './boot/replay-upgrade.js';
 import { EventRecorder } from './events/event-recorder.js';
 import { HelmController } from './helm/helm-controller.js';
 import { ManifestApplier } from './helm/manifest-applier.js';
@@ -32,6 +33,7 @@ import { Rke2Planner } from './rke2/rke2-planner.js';
 import { DaemonSetController } from './scheduling/daemonset-controller.js';
 import { Scheduler } from './scheduling/scheduler.js';
 import { twinStatus, type TwinStatus } from './twin-status.js';
+import { servingGitVersion } from './components/serving-version.js';
 import { ledgerReport, type LedgerReport } from './ledger-report.js';
 
 export { ledgerReport, type LedgerReport } from './ledger-report.js';
@@ -125,8 +127,16 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
   };
 
   try {
-    // API servers and what their clusters hold before anything runs.
+    // API servers and what their clusters hold before anything runs. `/version` follows the kube-apiserver
+    // instances as they roll (decision 0007); until the machines exist it is the scenario's version.
+    let serving = (): string => version.kubelet;
+    let lastSpec = { gitVersion: version.kubelet };
     const downstream = await startKubeApiServer({
+      version: () => {
+        const gitVersion = serving();
+        if (gitVersion !== lastSpec.gitVersion) lastSpec = { gitVersion };
+        return lastSpec;
+      },
       clock,
       random: fork(random),
       identities: [identities.admin, identities.kcm, identities.ccm, identities.node, ...saIdentities],
@@ -192,6 +202,7 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
     const daemonsets = new DaemonSetController(kube, clock, events, log);
     const pods = new PodRunner(kube, clock, fleet, launcher, events, log);
     const helm = new HelmController(kube, clock, applier, events, log);
+    serving = () => servingGitVersion(fleet.all(), version.kubelet);
     fleet.start();
     scheduler.start();
     daemonsets.start();
@@ -311,6 +322,16 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       cleanups.push(() => driver.stop());
     }
 
+    replayUpgrade({
+      scenario,
+      version,
+      managementKube,
+      rkeUp,
+      clusterYaml,
+      kubeadmMachines: kubeadmDirs,
+      log,
+    });
+
     const files = writeTwinFiles({
       dir,
       clusterName: scenario.clusterName,
@@ -357,6 +378,7 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
           scenario: scenario.name,
           distribution: scenario.distribution,
           kubernetesVersion: version.configured,
+          apiServerVersion: downstream.version.gitVersion,
           kube,
           fleet,
           pods,

@@ -17,7 +17,7 @@ import { preflight } from '../../../src/toolkit/preflight.js';
 import type { PreflightReport } from '../../../src/core/checks/index.js';
 import { check, idsWith } from './report-helpers.js';
 
-async function preflightTwin(name: string | ScenarioInput): Promise<PreflightReport> {
+async function preflightTwin(name: string | ScenarioInput, targetVersion?: string): Promise<PreflightReport> {
   const clock = new VirtualClock(Date.parse('2026-01-01T00:00:00Z'));
   const dir = mkdtempSync(join(tmpdir(), 'uproot-preflight-twin-'));
   const scenario = typeof name === 'string' ? loadScenario(name).scenario : parseScenario(name);
@@ -35,7 +35,16 @@ async function preflightTwin(name: string | ScenarioInput): Promise<PreflightRep
       AWS_EC2_METADATA_DISABLED: 'true',
     };
     const { target } = twinTarget(twin, clock);
-    return (await preflight({ ...target, env, cwd: dir, clock, aws: { maxAttempts: 1 } })).report;
+    return (
+      await preflight({
+        ...target,
+        env,
+        cwd: dir,
+        clock,
+        aws: { maxAttempts: 1 },
+        ...(targetVersion ? { targetVersion } : {}),
+      })
+    ).report;
   } finally {
     driving = false;
     await driver;
@@ -64,6 +73,8 @@ const EXPECTED_FAILURES: Record<string, string[]> = {
   'ccm-known-bad': ['ccm-release'],
   'ccm-topology-permission': [],
   'lb-type-mismatch': ['iam-control-plane', 'lb-type'],
+  'rke2-upgraded-intree': ['in-tree-after-removal'],
+  'rke2-ecr-images': [],
 };
 
 /** Chart values that tolerate Rancher's control-plane taint (no value, as the chart's default) but not etcd's. */
@@ -180,6 +191,30 @@ describe('preflight against the built-in twins', () => {
     });
     // api is a plain classic ELB: fine.
     expect(result.resources).toEqual([{ kind: 'Service', name: 'web', namespace: 'default' }]);
+  });
+
+  it('rke2-intree with --target-version v1.27.16: the twin is 1.26, so the hop the real cluster takes is allowed', async () => {
+    const report = await preflightTwin('rke2-intree', 'v1.27.16');
+    expect(report.target.kubernetesVersion).toBe('v1.26.15+rke2r1');
+    expect(check(report, 'kubernetes-version')).toMatchObject({
+      status: 'pass',
+      message: expect.stringContaining('migrate as part of the upgrade to 1.27'),
+    });
+  });
+
+  it('rke2-upgraded-intree: says the 1.27 kubelets cannot start and sets the version back', async () => {
+    const report = await preflightTwin('rke2-upgraded-intree');
+    const result = check(report, 'in-tree-after-removal');
+    expect(result.status).toBe('fail');
+    expect(result.details).toContain(
+      'Rancher cluster fleet-default/demo: control-plane nodes on v1.27.16+rke2r1: the kubelet exits (failed to run Kubelet: unknown cloud provider "aws"); RKE2 does not start and Rancher stops at the first node it upgrades (rancher/rke2#4183)',
+    );
+    expect(result.status === 'fail' && result.fixes[0]).toMatchObject({
+      type: 'config',
+      snippet: 'spec:\n  kubernetesVersion: v1.26.15+rke2r1\n',
+    });
+    // The API server still answers as 1.26: the first server's old apiserver container runs on.
+    expect(report.target.kubernetesVersion).toBe('v1.26.15+rke2r1');
   });
 
   it.each(Object.entries(EXPECTED_FAILURES))('%s fails exactly %j', async (name, failing) => {

@@ -84,6 +84,29 @@ describe('twin failure scenarios', () => {
     expect(described.stdout).toContain('FailedToGetProviderID');
   });
 
+  it('rke2-upgraded-intree: Rancher rolls 1.27 onto the first server, whose kubelet exits; the roll stops there', async () => {
+    const clock = new VirtualClock();
+    harness = await startHarness('rke2-upgraded-intree', clock);
+    const { twin, kubectl } = harness;
+    await clock.advanceBy(180_000);
+    const got = await kubectl(['get', 'nodes', '--no-headers']);
+    expect(got.code, got.stderr).toBe(0);
+    const rows = got.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split(/\s+/));
+    const first = twin.nodes.all()[0]!;
+    // NAME STATUS ROLES AGE VERSION: the first server NotReady and cordoned, the rest untouched on 1.26.
+    expect(rows.find((r) => r[0] === first.nodeName)?.[1]).toBe('NotReady,SchedulingDisabled');
+    expect(rows.filter((r) => r[1] === 'Ready').map((r) => r[4])).toEqual(Array(5).fill('v1.26.15+rke2r1'));
+    expect(first.kubeletFailure?.error).toBe('failed to run Kubelet: unknown cloud provider "aws"');
+    const conditions = twin.status().cluster?.conditions as { type: string; message?: string }[];
+    expect(conditions.find((c) => c.type === 'Reconciling')?.message).toBe(
+      `configuring control plane node(s) ${first.instance.machineName}: waiting for probes: kubelet`,
+    );
+    expect(clusterRolledOut(twin)).toBe(false);
+  });
+
   it('rke2-external: without a CCM every node keeps the uninitialized taint', async () => {
     const clock = new VirtualClock();
     harness = await startHarness('rke2-external', clock);

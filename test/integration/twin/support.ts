@@ -202,3 +202,29 @@ export function ownerAtEnd(twin: Twin, controller: string): string | undefined {
   };
   return detail.controllers[controller]?.intervals.find((i) => i.open)?.component;
 }
+
+/** `kubectl --context rancher patch` of the twin's provisioning Cluster with a merge patch of its spec. */
+export function patchRancherCluster(h: TwinHarness, spec: unknown): Promise<CommandResult> {
+  return h.kubectl([
+    '--context',
+    'rancher',
+    'patch',
+    'clusters.provisioning.cattle.io',
+    '-n',
+    'fleet-default',
+    h.twin.scenario.clusterName,
+    '--type=merge',
+    '-p',
+    JSON.stringify({ spec }),
+  ]);
+}
+
+/** Every Node's `status.nodeInfo.kubeletVersion`, by node name. */
+export function kubeletVersions(twin: Twin): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const n of twin.downstream.store.list('v1/nodes').items) {
+    out[n.metadata?.name ?? ''] =
+      (n.status as { nodeInfo?: { kubeletVersion?: string } } | undefined)?.nodeInfo?.kubeletVersion ?? '';
+  }
+  return out;
+}

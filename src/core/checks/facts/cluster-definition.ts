@@ -11,6 +11,9 @@ import { extraArgs, rkeConfigOf, rkeEffectiveSettings } from '../../distros/rke/
 export interface Rke2Definition {
   readonly distro: 'rke2';
   readonly source: string;
+  /** The provisioning Cluster's metadata.name and namespace (for fixes that patch it). */
+  readonly name?: string;
+  readonly namespace?: string;
   readonly kubernetesVersion?: string;
   /** machineGlobalConfig `cloud-provider-name`. */
   readonly cloudProviderName?: string;
@@ -106,9 +109,12 @@ function readRke2(doc: Obj, source: string): Rke2Definition {
       nodeName: str(merged['node-name']),
     };
   };
+  const meta = isObj(doc.metadata) ? doc.metadata : {};
   return {
     distro: 'rke2',
     source,
+    ...(str(meta.name) ? { name: str(meta.name) } : {}),
+    ...(str(meta.namespace) ? { namespace: str(meta.namespace) } : {}),
     kubernetesVersion: str(spec.kubernetesVersion),
     cloudProviderName: str(global['cloud-provider-name']),
     roles: {

@@ -69,7 +69,11 @@ export function buildProfile(kube: KubeSnapshot, targetVersion?: string): Cluste
     distroEvidence: evidence,
     nodes,
     controlPlane: nodes.filter(isControlPlaneNode),
-    version: oldest(controlPlane.map((c) => c.version)) ?? oldest(kubeletVersions(nodes)),
+    version: releaseName(
+      oldest(controlPlane.map((c) => c.version)) ?? oldest(kubeletVersions(nodes)),
+      kube,
+      nodes,
+    ),
     controlPlaneVersions: controlPlane,
     targetVersion: targetVersion ? parseKubernetesVersion(targetVersion, '--target-version') : undefined,
     definition,
@@ -130,6 +134,24 @@ function imageTag(image: string): string | undefined {
   const name = image.split('@')[0] ?? '';
   const colon = name.lastIndexOf(':');
   return colon > name.lastIndexOf('/') ? name.slice(colon + 1) : undefined;
+}
+
+/**
+ * The same version under its release name where the cluster shows one (`/version`'s gitVersion, else a
+ * kubelet's: `v1.26.15+rke2r1`), so that reports speak the distribution's form; image tags are not release
+ * names (`v1.26.15-rke2r1-build20240416`).
+ */
+function releaseName(
+  version: KubernetesVersion | undefined,
+  kube: KubeSnapshot,
+  nodes: readonly NodeFacts[],
+): KubernetesVersion | undefined {
+  if (!version) return undefined;
+  const server = kube.server.state === 'ok' ? tryParse(kube.server.value.gitVersion) : undefined;
+  const named = [server, ...kubeletVersions(nodes)].find(
+    (v) => v && v.major === version.major && v.minor === version.minor && v.patch === version.patch,
+  );
+  return named ?? version;
 }
 
 function kubeletVersions(nodes: readonly NodeFacts[]): KubernetesVersion[] {

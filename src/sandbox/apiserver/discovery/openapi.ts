@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ResourceRegistry } from '../registry/resource-registry.js';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
+import { openApiV2Json, openApiV2Protobuf } from './openapi-v2.js';
 
 const FIELD_VALIDATION = {
   name: 'fieldValidation',
@@ -46,11 +47,14 @@ function pathsFor(rt: ResourceType): Record<string, unknown> {
  */
 export class OpenApi {
   private cacheRevision = -1;
+  private cacheVersion = '';
+  private v2Cache: { revision: number; version: string; json: string; protobuf: Buffer } | undefined;
   private docs = new Map<string, { json: string; hash: string }>();
 
   constructor(
     private readonly registry: ResourceRegistry,
-    private readonly gitVersion: string,
+    /** `info.version` follows the server's `/version` (a twin's control plane changes version). */
+    private readonly gitVersion: () => string,
   ) {}
 
   root(): string {
@@ -60,13 +64,29 @@ export class OpenApi {
     return JSON.stringify({ paths });
   }
 
+  /** `/openapi/v2` (kubectl 1.27 and 1.28 need it for apply), as protobuf or JSON. */
+  v2(format: 'protobuf' | 'json'): Buffer | string {
+    const gitVersion = this.gitVersion();
+    if (this.v2Cache?.revision !== this.registry.revision || this.v2Cache.version !== gitVersion) {
+      const types = this.registry.all();
+      this.v2Cache = {
+        revision: this.registry.revision,
+        version: gitVersion,
+        json: openApiV2Json(types, gitVersion),
+        protobuf: openApiV2Protobuf(types, gitVersion),
+      };
+    }
+    return format === 'json' ? this.v2Cache.json : this.v2Cache.protobuf;
+  }
+
   /** The document for `api/v1` or `apis/<g>/<v>`, or undefined. */
   groupVersion(key: string): string | undefined {
     return this.all().get(key)?.json;
   }
 
   private all(): Map<string, { json: string; hash: string }> {
-    if (this.cacheRevision === this.registry.revision) return this.docs;
+    const gitVersion = this.gitVersion();
+    if (this.cacheRevision === this.registry.revision && this.cacheVersion === gitVersion) return this.docs;
     const byGv = new Map<string, ResourceType[]>();
     for (const rt of this.registry.all()) {
       const key = rt.group ? `apis/${apiVersionOf(rt)}` : `api/${rt.version}`;
@@ -76,7 +96,7 @@ export class OpenApi {
     for (const [key, types] of [...byGv.entries()].sort(([a], [b]) => a.localeCompare(b))) {
       const json = JSON.stringify({
         openapi: '3.0.0',
-        info: { title: 'Kubernetes', version: this.gitVersion },
+        info: { title: 'Kubernetes', version: gitVersion },
         paths: Object.assign({}, ...types.map(pathsFor)) as Record<string, unknown>,
         components: { schemas: {} },
       });
@@ -86,6 +106,7 @@ export class OpenApi {
       });
     }
     this.cacheRevision = this.registry.revision;
+    this.cacheVersion = gitVersion;
     return this.docs;
   }
 }

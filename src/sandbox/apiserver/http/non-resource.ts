@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Discovery } from '../discovery/discovery.js';
 import type { OpenApi } from '../discovery/openapi.js';
+import { OPENAPI_V2_PROTOBUF, OPENAPI_V2_PROTOBUF_ACCEPT } from '../discovery/openapi-v2.js';
 import { ApiStatusError } from '../status/api-status-error.js';
 import { discoveryContentType, discoveryFormat, type MediaRange } from './negotiation.js';
 import { sendJson, sendText } from './respond.js';
@@ -9,12 +10,47 @@ export interface VersionInfo {
   readonly major: string;
   readonly minor: string;
   readonly gitVersion: string;
+  /** From 1.33 (apimachinery pkg/version/types.go, omitempty before). */
+  readonly emulationMajor?: string;
+  readonly emulationMinor?: string;
+  readonly minCompatibilityMajor?: string;
+  readonly minCompatibilityMinor?: string;
 }
 
 export interface NonResourceContext {
   readonly discovery: Discovery;
   readonly openapi: OpenApi;
   readonly version: VersionInfo;
+}
+
+/** kube-openapi's v2 handler: protobuf when asked for it, JSON for JSON (or anything), else 406. */
+function sendOpenApiV2(openapi: OpenApi, accept: readonly MediaRange[], res: ServerResponse): void {
+  for (const m of accept) {
+    if (m.type === OPENAPI_V2_PROTOBUF || m.type === OPENAPI_V2_PROTOBUF_ACCEPT) {
+      const body = openapi.v2('protobuf') as Buffer;
+      if (res.headersSent || res.destroyed) return;
+      res.writeHead(200, {
+        'Cache-Control': 'no-cache, private',
+        'Content-Type': OPENAPI_V2_PROTOBUF,
+        'Content-Length': body.length,
+      });
+      res.end(body);
+      return;
+    }
+    if (m.type === 'application/json' || m.type === '*/*' || m.type === 'application/*') {
+      return sendJson(res, 200, openapi.v2('json') as string);
+    }
+  }
+  const status = {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'the server could not find the requested resource',
+    reason: 'NotAcceptable',
+    code: 406,
+  };
+  sendJson(res, 406, JSON.stringify(status));
 }
 
 const HEALTH = /^\/(healthz|livez|readyz)(\/.*)?$/;
@@ -50,8 +86,10 @@ export function handleNonResource(
       JSON.stringify({
         major: v.major,
         minor: v.minor,
-        emulationMajor: v.major,
-        emulationMinor: v.minor,
+        emulationMajor: v.emulationMajor,
+        emulationMinor: v.emulationMinor,
+        minCompatibilityMajor: v.minCompatibilityMajor,
+        minCompatibilityMinor: v.minCompatibilityMinor,
         gitVersion: v.gitVersion,
         gitCommit: '0000000000000000000000000000000000000000',
         gitTreeState: 'clean',
@@ -82,6 +120,7 @@ export function handleNonResource(
     const list = ctx.discovery.resourceList(segments[1]!, segments[2]!);
     if (list) return sendJson(res, 200, list);
   }
+  if (clean === '/openapi/v2') return sendOpenApiV2(ctx.openapi, accept, res);
   if (clean === '/openapi/v3') return sendJson(res, 200, ctx.openapi.root());
   if (segments[0] === 'openapi' && segments[1] === 'v3') {
     const doc = ctx.openapi.groupVersion(segments.slice(2).join('/'));

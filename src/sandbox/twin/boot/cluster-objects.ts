@@ -135,8 +135,78 @@ export function storageObjects(
         },
       },
     });
+    if (pv.pod) out.push(...volumeConsumer(pv.name, pv.pod, pv.storageClassName, `${pv.sizeGi}Gi`, zone));
   });
   return out;
+}
+
+/** A PersistentVolumeClaim bound to the volume, and a Pod in its zone that mounts it. */
+function volumeConsumer(
+  volume: string,
+  pod: string,
+  storageClassName: string,
+  size: string,
+  zone: string,
+): { resource: string; object: KubeObject }[] {
+  return [
+    {
+      resource: R.persistentvolumeclaims,
+      object: {
+        apiVersion: 'v1',
+        kind: 'PersistentVolumeClaim',
+        metadata: {
+          name: volume,
+          namespace: 'default',
+          annotations: { 'pv.kubernetes.io/bind-completed': 'yes' },
+        },
+        spec: {
+          accessModes: ['ReadWriteOnce'],
+          resources: { requests: { storage: size } },
+          storageClassName,
+          volumeName: volume,
+        },
+        status: { phase: 'Bound', accessModes: ['ReadWriteOnce'], capacity: { storage: size } },
+      },
+    },
+    {
+      resource: R.pods,
+      object: {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: pod, namespace: 'default', labels: { app: pod } },
+        spec: {
+          nodeSelector: { 'topology.kubernetes.io/zone': zone },
+          containers: [
+            {
+              name: 'app',
+              image: 'docker.io/library/postgres:15',
+              volumeMounts: [{ name: 'data', mountPath: '/var/lib/postgresql/data' }],
+            },
+          ],
+          volumes: [{ name: 'data', persistentVolumeClaim: { claimName: volume } }],
+        },
+      },
+    },
+  ];
+}
+
+/** A scenario's DaemonSet: one pod on every node. */
+export function workloadDaemonSet(spec: Scenario['workloads']['daemonSets'][number]): KubeObject {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: spec.name, namespace: spec.namespace },
+    spec: {
+      selector: { matchLabels: { app: spec.name } },
+      template: {
+        metadata: { labels: { app: spec.name } },
+        spec: {
+          tolerations: [{ operator: 'Exists' }],
+          containers: [{ name: spec.name, image: spec.image }],
+        },
+      },
+    },
+  };
 }
 
 /** The EBS CSI node plugin's DaemonSet (what preflight looks for). */

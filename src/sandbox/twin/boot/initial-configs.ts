@@ -70,7 +70,7 @@ export function initialConfigs(options: {
           agent,
           kubeadmNodeConfig({
             instance: agent.instance,
-            version,
+            kubeletVersion: version.kubelet,
             kubeletFlags: flags,
             staticPods: kubeadmInitialPods(agent, version, cloud),
           }),

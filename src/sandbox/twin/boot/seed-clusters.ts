@@ -15,6 +15,7 @@ import {
   kubeadmCcmRbac,
   loadBalancerService,
   storageObjects,
+  workloadDaemonSet,
 } from './cluster-objects.js';
 import { controllerRbacObjects } from './controller-rbac.js';
 
@@ -39,9 +40,15 @@ export function seedClusters(options: {
       kube.ensure(resourceForKind(kube.store, obj.apiVersion!, obj.kind!)!, obj);
   }
   const zones = layout.subnets.map((s) => s.availabilityZone);
-  for (const { resource, object } of storageObjects(scenario, zones)) kube.ensure(resource, object);
+  for (const { resource, object } of storageObjects(scenario, zones)) {
+    // Objects seeded with a status (a bound claim) keep it, as on a cluster that has been running.
+    if (object.status && !kube.get(resource, object.metadata?.namespace, object.metadata?.name ?? ''))
+      kube.put(resource, object);
+    else kube.ensure(resource, object);
+  }
   if (scenario.workloads.ebsCsiDriver && layout.instances.length > 0)
     kube.ensure(R.daemonsets, ebsCsiNodeDaemonSet());
+  for (const ds of scenario.workloads.daemonSets) kube.ensure(R.daemonsets, workloadDaemonSet(ds));
   const services = scenario.workloads.loadBalancerServices.map((s) =>
     kube.ensure(R.services, loadBalancerService(s)),
   );

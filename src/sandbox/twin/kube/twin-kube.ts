@@ -20,6 +20,7 @@ export const R = {
   secrets: 'v1/secrets',
   serviceaccounts: 'v1/serviceaccounts',
   persistentvolumes: 'v1/persistentvolumes',
+  persistentvolumeclaims: 'v1/persistentvolumeclaims',
   leases: 'coordination.k8s.io/v1/leases',
   daemonsets: 'apps/v1/daemonsets',
   roles: 'rbac.authorization.k8s.io/v1/roles',

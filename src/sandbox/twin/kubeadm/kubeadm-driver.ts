@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Clock } from '../../../clock/index.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { nodeReference } from '../events/event-recorder.js';
@@ -23,6 +23,7 @@ import {
   parseKubeletFlags,
   parseStaticPodManifest,
 } from './kubeadm-files.js';
+import { INSTALLED_KUBELET, kubeletVersionText, readInstalledKubelet } from './installed-kubelet.js';
 
 /**
  * kubeadm-style nodes: each machine has a folder `DIR/nodes/<node>/` holding its
@@ -49,6 +50,8 @@ export function writeInitialKubeadmFiles(
   mkdirSync(manifests, { recursive: true });
   mkdirSync(join(nodeDir, 'var/lib/kubelet'), { recursive: true });
   writeFileSync(join(nodeDir, KUBELET_FLAGS_FILE), kubeletFlagsEnv(cloud));
+  mkdirSync(join(nodeDir, dirname(INSTALLED_KUBELET)), { recursive: true });
+  writeFileSync(join(nodeDir, INSTALLED_KUBELET), kubeletVersionText(version.kubelet));
   if (instance.role === 'control-plane') {
     writeFileSync(join(manifests, 'kube-apiserver.yaml'), kubeApiserverManifest(version, instance, cloud));
     writeFileSync(
@@ -106,10 +109,26 @@ export class KubeadmDriver {
     }
     return kubeadmNodeConfig({
       instance: agent.instance,
-      version: this.options.version,
+      kubeletVersion: this.installedKubelet(agent, nodeDir),
       kubeletFlags: flags,
       staticPods: pods,
     });
+  }
+
+  /** The machine's installed kubelet version; an unreadable package keeps the running one (logged once). */
+  private installedKubelet(agent: NodeAgent, nodeDir: string): string {
+    const running = agent.runningConfig?.kubelet.version ?? this.options.version.kubelet;
+    const installed = readInstalledKubelet(nodeDir, this.options.version.kubelet);
+    const key = `${nodeDir}/${INSTALLED_KUBELET}`;
+    if (installed.ok) {
+      this.reported.delete(key);
+      return installed.version;
+    }
+    if (this.reported.get(key) !== installed.error) {
+      this.reported.set(key, installed.error);
+      this.options.log(`${agent.nodeName ?? agent.instance.machineName}: kubelet: ${installed.error}`);
+    }
+    return running;
   }
 
   start(): void {

@@ -74,7 +74,7 @@ describe('kubeadm files', () => {
     if (!apiserver.ok) throw new Error(apiserver.error);
     const config = kubeadmNodeConfig({
       instance: inst,
-      version,
+      kubeletVersion: version.kubelet,
       kubeletFlags: flags,
       staticPods: [apiserver.pod],
     });

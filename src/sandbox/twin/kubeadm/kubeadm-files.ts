@@ -1,6 +1,7 @@
 import { parseDocument, stringify } from 'yaml';
 import type { InstanceLayout } from '../layout/cluster-layout.js';
 import type { DistroVersion } from '../layout/versions.js';
+import { atLeast } from '../../../core/kubernetes-version/index.js';
 import { isRecord } from '../kube/kube-types.js';
 import type {
   HostPathVolume,
@@ -128,7 +129,9 @@ export function kubeApiserverManifest(
     '--allow-privileged=true',
     '--authorization-mode=Node,RBAC',
     '--client-ca-file=/etc/kubernetes/pki/ca.crt',
-    ...(cloudProvider ? [`--cloud-provider=${cloudProvider}`] : []),
+    // kube-apiserver 1.33 has no --cloud-provider (kubernetes/kubernetes#130162): a cluster built at 1.33+
+    // never had it in this manifest.
+    ...(cloudProvider && !atLeast(version.version, 1, 33) ? [`--cloud-provider=${cloudProvider}`] : []),
     '--enable-admission-plugins=NodeRestriction',
     '--etcd-servers=https://127.0.0.1:2379',
     '--secure-port=6443',
@@ -233,7 +236,8 @@ function flagOf(flags: readonly string[], name: string): string | undefined {
 
 export function kubeadmNodeConfig(options: {
   readonly instance: InstanceLayout;
-  readonly version: DistroVersion;
+  /** The machine's installed kubelet (installed-kubelet.ts). */
+  readonly kubeletVersion: string;
   readonly kubeletFlags: readonly string[];
   readonly staticPods: readonly StaticPodConfig[];
 }): NodeConfig {
@@ -244,7 +248,7 @@ export function kubeadmNodeConfig(options: {
       cloudProvider: provider === 'aws' || provider === 'external' ? provider : '',
       hostnameOverride: flagOf(options.kubeletFlags, 'hostname-override'),
       args: [...options.kubeletFlags],
-      version: options.version.kubelet,
+      version: options.kubeletVersion,
     },
     staticPods: [...options.staticPods].sort((a, b) => a.component.localeCompare(b.component)),
     labels: isControl

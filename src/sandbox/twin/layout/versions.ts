@@ -33,3 +33,29 @@ export function distroVersion(distribution: Distribution, raw: string): DistroVe
       return { version, configured: base, kubelet: base, imageTag: base };
   }
 }
+
+/** The tag of an image reference (`…/kube-apiserver:v1.27.16` → `v1.27.16`; none for a digest-only one). */
+export function imageTag(image: string): string | undefined {
+  const ref = image.split('@')[0] ?? '';
+  const colon = ref.lastIndexOf(':');
+  return colon > ref.lastIndexOf('/') ? ref.slice(colon + 1) : undefined;
+}
+
+/**
+ * The gitVersion the Kubernetes binary in an image reports (`/version`, `--version`): RKE2's
+ * `rancher/hardened-kubernetes:v1.27.16-rke2r1-build20240717` → `v1.27.16+rke2r1` (RKE2 builds with the
+ * `+rke2rN` suffix), RKE's `rancher/hyperkube:v1.27.16-rancher1` → `v1.27.16` (upstream source, plain
+ * version), `registry.k8s.io/kube-apiserver:v1.27.16` → `v1.27.16`. Undefined when the tag is no version.
+ */
+export function gitVersionOfImage(image: string): string | undefined {
+  const tag = imageTag(image) ?? '';
+  const m = /^(v\d+\.\d+\.\d+)(?:-(rke2r\d+))?/.exec(tag);
+  if (!m) return undefined;
+  return m[2] ? `${m[1]}+${m[2]}` : m[1];
+}
+
+/** The Kubernetes version of the binary in an image, if its tag says. */
+export function kubernetesVersionOfImage(image: string): KubernetesVersion | undefined {
+  const git = gitVersionOfImage(image);
+  return git ? parseKubernetesVersion(git, 'image') : undefined;
+}

@@ -43,7 +43,7 @@ describe('ContainerSupervisor', () => {
     const { launcher, exits } = scripted();
     const seen: ContainerSnapshot[] = [];
     const backoffs: number[] = [];
-    const s = new ContainerSupervisor(clock, launcher, launch, {
+    const s = new ContainerSupervisor(clock, () => launcher(launch), {
       onChange: (snap) => seen.push(snap),
       onBackOff: (_e, delay) => backoffs.push(delay),
       onError: () => undefined,

@@ -1,16 +1,16 @@
 import type { Clock } from '../../../clock/index.js';
-import type { ManagerExit, ManagerLaunch, ManagerLauncher, ManagerProcess } from './manager-launcher.js';
+import type { ManagerExit, ManagerProcess } from './manager-launcher.js';
 
 /**
- * One container the kubelet keeps running: it starts the manager, and when the process exits (a lost lease
- * ends a controller manager with status 1) starts it again after the kubelet's back-off (10 s doubling to
+ * One container the kubelet keeps running: it starts the process (a controller manager, a kube-apiserver),
+ * and when the process exits (a lost lease ends a controller manager with status 1) starts it again after the kubelet's back-off (10 s doubling to
  * 5 min, reset after 10 min of running), reporting each state change for the pod's status.
  */
 
 export type ContainerState =
   | {
       readonly type: 'waiting';
-      readonly reason: 'ContainerCreating' | 'CrashLoopBackOff';
+      readonly reason: 'ContainerCreating' | 'CrashLoopBackOff' | 'ErrImagePull' | 'ImagePullBackOff';
       readonly message?: string;
     }
   | { readonly type: 'running'; readonly startedAt: number }
@@ -60,8 +60,8 @@ export class ContainerSupervisor {
 
   constructor(
     private readonly clock: Clock,
-    private readonly launcher: ManagerLauncher,
-    readonly launch: ManagerLaunch,
+    /** Starts the container's process once (called again for every restart). */
+    private readonly startProcess: () => Promise<ManagerProcess>,
     private readonly hooks: SupervisorHooks,
   ) {}
 
@@ -98,7 +98,7 @@ export class ContainerSupervisor {
       const startedAt = this.clock.now();
       let exit: ManagerExit;
       try {
-        this.process = await this.clock.track(this.launcher(this.launch));
+        this.process = await this.clock.track(this.startProcess());
         if (this.stopped) {
           await this.process.stop().catch(() => undefined);
           return;

@@ -18,6 +18,20 @@ import {
 } from './node-object.js';
 import { StaticPodSet } from './static-pod-set.js';
 import { readInstanceMetadata, withMetadata } from './instance-metadata.js';
+import {
+  kubeletStartFailure,
+  parseKubernetesVersion,
+  type KubernetesVersion,
+  type StartFailure,
+} from '../../../core/kubernetes-version/index.js';
+
+function tryVersion(raw: string): KubernetesVersion | undefined {
+  try {
+    return parseKubernetesVersion(raw, 'kubeletVersion');
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * A simulated machine's kubelet: registers the Node under the distribution's naming rules, posts its status
@@ -51,6 +65,7 @@ const STATUS_REPORT_MS = 5 * 60_000;
 
 export class NodeAgent {
   private config: NodeConfig | undefined;
+  private kubeletError: StartFailure | undefined;
   private currentName: string | undefined;
   private up = false;
   private renewedAt = 0;
@@ -114,10 +129,25 @@ export class NodeAgent {
     return this.staticPods.managers();
   }
 
+  /** `status.nodeInfo.containerRuntimeVersion` of the machine (`containerd://1.7.11-k3s2`). */
+  get containerRuntimeVersion(): string {
+    return this.deps.runtime.containerRuntimeVersion;
+  }
+
+  /** Why the kubelet cannot start with its current configuration (it exits and is restarted in vain). */
+  get kubeletFailure(): StartFailure | undefined {
+    return this.kubeletError;
+  }
+
+  /** Each static pod's image and whether its container runs (for Rancher's probes and `/version`). */
+  components(): { component: string; image: string; running: boolean; message: string | undefined }[] {
+    return this.staticPods.containers();
+  }
+
   /** First boot of the machine. */
   async boot(config: NodeConfig): Promise<void> {
     this.config = config;
-    this.register(config, true);
+    if (!this.startKubelet(config, true)) return;
     for (const pod of config.staticPods) this.startStaticPod(pod);
   }
 
@@ -125,7 +155,9 @@ export class NodeAgent {
    * Applies a new configuration: restarts the kubelet when its flags or version changed, then every static
    * pod whose definition changed (stop, wait the restart delay, start). Resolves once the node is Ready again.
    */
-  async apply(next: NodeConfig): Promise<{ kubeletRestarted: boolean; restartedPods: string[] }> {
+  async apply(
+    next: NodeConfig,
+  ): Promise<{ kubeletRestarted: boolean; restartedPods: string[]; kubeletError?: string }> {
     const previous = this.config;
     this.config = next;
     const kubeletChanged =
@@ -138,7 +170,11 @@ export class NodeAgent {
       this.up = false;
       this.deps.log(`${this.instance.machineName}: restarting kubelet (${next.kubelet.args.join(' ')})`);
       await this.deps.clock.sleep(this.deps.restartDelayMs);
-      this.register(next, false);
+      this.startKubelet(next, false);
+    }
+    if (this.kubeletError) {
+      // No kubelet, nothing syncs the static pods: the containers it started keep running as they were.
+      return { kubeletRestarted: kubeletChanged, restartedPods: [], kubeletError: this.kubeletError.error };
     }
     const renamed = oldName !== undefined && oldName !== this.currentName;
     const restartedPods: string[] = [];
@@ -197,6 +233,20 @@ export class NodeAgent {
       const hostPath = mount.hostPath + path.slice(mount.mountPath.length);
       return readFile(join(this.deps.nodeDir, hostPath), 'utf8');
     };
+  }
+
+  /** Starts the kubelet, unless its version refuses its flags; false when it exits at once. */
+  private startKubelet(config: NodeConfig, firstBoot: boolean): boolean {
+    const version = tryVersion(config.kubelet.version);
+    const failure = version ? kubeletStartFailure(version, config.kubelet.args) : undefined;
+    this.kubeletError = failure;
+    if (failure) {
+      this.up = false;
+      this.deps.log(`${this.instance.machineName}: kubelet ${config.kubelet.version}: ${failure.log}`);
+      return false;
+    }
+    this.register(config, firstBoot);
+    return true;
   }
 
   private register(config: NodeConfig, firstBoot: boolean): void {

@@ -11,6 +11,7 @@ import { ccmVersionOf } from './static-pod-set.js';
 import type { HostPathVolume } from './node-config.js';
 import type { NodeFleet } from './node-fleet.js';
 import { runningPodStatus, statusKey } from './pod-status.js';
+import { EBS_CSI_NODE_DAEMONSET, podBlockers, type PodBlockers } from './pod-blockers.js';
 
 /**
  * The kubelets' handling of ordinary pods (DaemonSet pods and the like): a pod bound to a node whose kubelet
@@ -24,6 +25,9 @@ interface RunningPod {
   readonly nodeName: string;
   readonly startedAt: number;
   readonly podIp: string;
+  /** What keeps it from running (a volume, image pulls), as a comparable key; '' when nothing does. */
+  readonly blockKey: string;
+  readonly blocked: PodBlockers;
   readonly supervisors: Map<string, ContainerSupervisor>;
   readonly snapshots: Map<string, ContainerSnapshot>;
   lastStatusKey: string;
@@ -91,6 +95,11 @@ export class PodRunner {
         if (event.type === 'DELETED' || (isRecord(event.object.spec) && event.object.spec.nodeName))
           this.queue.add(key);
       }),
+      // Installing the EBS CSI driver lets stuck volumes attach.
+      this.kube.watch(R.daemonsets, (event) => {
+        if (metaOf(event.object).name !== EBS_CSI_NODE_DAEMONSET) return;
+        for (const [key, r] of this.running) if (r.blocked.attach) this.queue.add(key);
+      }),
       this.fleet.onKubeletStart((nodeName) => {
         for (const pod of this.kube.list(R.pods, { fieldSelector: `spec.nodeName=${nodeName}` })) {
           if (!metaOf(pod).annotations?.['kubernetes.io/config.mirror'])
@@ -154,7 +163,12 @@ export class PodRunner {
       pod && isRecord(pod.spec) && typeof pod.spec.nodeName === 'string' ? pod.spec.nodeName : undefined;
     const agent = nodeName ? this.fleet.agentFor(nodeName) : undefined;
     const alive = agent && agent.nodeName === nodeName && agent.running;
-    if (running && (!pod || metaOf(pod).uid !== running.uid || metaOf(pod).deletionTimestamp || !alive)) {
+    const unblocked =
+      running && pod && agent && alive && podBlockers(this.kube, pod, agent).key !== running.blockKey;
+    if (
+      running &&
+      (!pod || metaOf(pod).uid !== running.uid || metaOf(pod).deletionTimestamp || !alive || unblocked)
+    ) {
       this.running.delete(key);
       // The kill is not awaited: the pod is gone for the API at once; the process winds down on its own.
       for (const s of running.supervisors.values()) void s.stop();
@@ -174,19 +188,41 @@ export class PodRunner {
     this.podCounters.set(nodeName, n > 250 ? 2 : n);
     const podIp =
       spec.hostNetwork === true ? agent.instance.privateIp : `10.${42 + (index >> 8)}.${index & 255}.${n}`;
+    const blocked = podBlockers(this.kube, pod, agent);
     const running: RunningPod = {
       uid: metaOf(pod).uid ?? '',
       nodeName,
       startedAt: this.clock.now(),
       podIp,
+      blockKey: blocked.key,
+      blocked,
       supervisors: new Map(),
       snapshots: new Map(),
       lastStatusKey: '',
     };
     this.running.set(key, running);
     const source = { component: 'kubelet', host: nodeName };
+    if (blocked.attach) {
+      this.reportAttachFailure(pod, blocked.attach, source, running);
+      return;
+    }
     for (const container of containersOf(pod)) {
       const ref = involvedObjectOf(pod, `spec.containers{${container.name}}`);
+      const pullError = blocked.pulls.get(container.name);
+      if (pullError) {
+        this.reportPullFailure(ref, container.image ?? '', pullError, source);
+        running.snapshots.set(container.name, {
+          state: {
+            type: 'waiting',
+            reason: 'ImagePullBackOff',
+            message: `Back-off pulling image "${container.image ?? ''}"`,
+          },
+          restartCount: 0,
+          lastTermination: undefined,
+          identity: undefined,
+        });
+        continue;
+      }
       this.events.record(
         ref,
         'Normal',
@@ -198,39 +234,82 @@ export class PodRunner {
       this.events.record(ref, 'Normal', 'Started', `Started container ${container.name}`, source);
       if (!isCloudControllerImage(container.image)) continue;
       const volumes = hostPathVolumes(pod, container);
-      const supervisor = new ContainerSupervisor(
-        this.clock,
-        this.launcher,
-        {
-          component: 'cloud-controller-manager',
-          nodeName,
-          instanceId: agent.instance.instanceId,
-          role: agent.instance.role,
-          args: [...(container.command ?? []).slice(1), ...(container.args ?? [])],
-          kubernetesVersion: ccmVersionOf(container.image ?? ''),
-          readFile: agent.readFileFor(volumes),
-          log: (line) => this.log(`${key}: ${line}`),
+      const launch = {
+        component: 'cloud-controller-manager' as const,
+        nodeName,
+        instanceId: agent.instance.instanceId,
+        role: agent.instance.role,
+        args: [...(container.command ?? []).slice(1), ...(container.args ?? [])],
+        kubernetesVersion: ccmVersionOf(container.image ?? ''),
+        readFile: agent.readFileFor(volumes),
+        log: (line: string) => this.log(`${key}: ${line}`),
+      };
+      const supervisor = new ContainerSupervisor(this.clock, () => this.launcher(launch), {
+        onChange: (snapshot) => {
+          running.snapshots.set(container.name, snapshot);
+          if (this.running.get(key) === running) this.writeStatus(key);
         },
-        {
-          onChange: (snapshot) => {
-            running.snapshots.set(container.name, snapshot);
-            if (this.running.get(key) === running) this.writeStatus(key);
-          },
-          onBackOff: (exit) => {
-            this.log(`${key} exited ${exit.code}: ${exit.reason}`);
-            this.events.record(
-              ref,
-              'Warning',
-              'BackOff',
-              `Back-off restarting failed container ${container.name} in pod ${metaOf(pod).name}_${metaOf(pod).namespace}(${metaOf(pod).uid})`,
-              source,
-            );
-          },
-          onError: (error) => this.log(`${key}: ${error instanceof Error ? error.message : String(error)}`),
+        onBackOff: (exit) => {
+          this.log(`${key} exited ${exit.code}: ${exit.reason}`);
+          this.events.record(
+            ref,
+            'Warning',
+            'BackOff',
+            `Back-off restarting failed container ${container.name} in pod ${metaOf(pod).name}_${metaOf(pod).namespace}(${metaOf(pod).uid})`,
+            source,
+          );
         },
-      );
+        onError: (error) => this.log(`${key}: ${error instanceof Error ? error.message : String(error)}`),
+      });
       running.supervisors.set(container.name, supervisor);
       supervisor.start();
+    }
+  }
+
+  /** The kubelet's events for an image it cannot pull (kuberuntime_image.go, image pull back-off). */
+  private reportPullFailure(
+    ref: ReturnType<typeof involvedObjectOf>,
+    image: string,
+    error: string,
+    source: { component: string; host: string },
+  ): void {
+    this.events.record(ref, 'Normal', 'Pulling', `Pulling image "${image}"`, source);
+    this.events.record(ref, 'Warning', 'Failed', `Failed to pull image "${image}": ${error}`, source);
+    this.events.record(ref, 'Warning', 'Failed', 'Error: ErrImagePull', source);
+    this.events.record(ref, 'Normal', 'BackOff', `Back-off pulling image "${image}"`, source);
+    this.events.record(ref, 'Warning', 'Failed', 'Error: ImagePullBackOff', source);
+  }
+
+  /**
+   * A volume the attach-detach controller cannot attach: its FailedAttachVolume event, the kubelet's
+   * FailedMount (volumemanager: "Unable to attach or mount volumes: unmounted volumes=[…], unattached
+   * volumes=[…]: timed out waiting for the condition"), and containers that never get created.
+   */
+  private reportAttachFailure(
+    pod: KubeObject,
+    attach: NonNullable<PodBlockers['attach']>,
+    source: { component: string; host: string },
+    running: RunningPod,
+  ): void {
+    const ref = involvedObjectOf(pod);
+    this.events.record(ref, 'Warning', 'FailedAttachVolume', attach.error, {
+      component: 'attachdetach-controller',
+    });
+    const token = `kube-api-access-${(metaOf(pod).uid ?? 'xxxxx').replace(/-/g, '').slice(0, 5)}`;
+    this.events.record(
+      ref,
+      'Warning',
+      'FailedMount',
+      `Unable to attach or mount volumes: unmounted volumes=[${attach.volume}], unattached volumes=[${attach.volume} ${token}]: timed out waiting for the condition`,
+      source,
+    );
+    for (const container of containersOf(pod)) {
+      running.snapshots.set(container.name, {
+        state: { type: 'waiting', reason: 'ContainerCreating' },
+        restartCount: 0,
+        lastTermination: undefined,
+        identity: undefined,
+      });
     }
   }
 
@@ -244,10 +323,11 @@ export class PodRunner {
       const status = runningPodStatus({
         pod: draft,
         hostIp: agent?.instance.privateIp ?? '',
-        podIp: running.podIp,
+        podIp: running.blocked.attach ? undefined : running.podIp,
         now: this.clock.now(),
         startedAt: running.startedAt,
         containers: running.snapshots,
+        pending: running.blocked.key !== '',
       });
       const k = statusKey(status);
       if (k === running.lastStatusKey && statusKey((draft.status ?? {}) as Record<string, unknown>) === k)

@@ -6,12 +6,14 @@ import { kubeTime, type KubeObject } from '../kube/kube-types.js';
 export interface PodStatusInput {
   readonly pod: KubeObject;
   readonly hostIp: string;
-  readonly podIp: string;
+  readonly podIp: string | undefined;
   readonly now: number;
   /** When the pod started on this node. */
   readonly startedAt: number;
   /** Per container name: the supervised state; absent means a plain container that simply runs. */
   readonly containers: ReadonlyMap<string, ContainerSnapshot>;
+  /** Some container never started (its image cannot be pulled, a volume cannot be attached): phase Pending. */
+  readonly pending?: boolean;
 }
 
 interface ContainerSpec {
@@ -79,7 +81,7 @@ export function runningPodStatus(input: PodStatusInput): Record<string, unknown>
   const at = kubeTime(startedAt);
   const readyAt = kubeTime(now);
   return {
-    phase: 'Running',
+    phase: input.pending ? 'Pending' : 'Running',
     conditions: [
       { type: 'Initialized', status: 'True', lastProbeTime: null, lastTransitionTime: at },
       {
@@ -100,8 +102,8 @@ export function runningPodStatus(input: PodStatusInput): Record<string, unknown>
     ],
     hostIP: input.hostIp,
     hostIPs: [{ ip: input.hostIp }],
-    podIP: input.podIp,
-    podIPs: [{ ip: input.podIp }],
+    // No IP before the pod's sandbox exists (its volumes are not mounted yet).
+    ...(input.podIp === undefined ? {} : { podIP: input.podIp, podIPs: [{ ip: input.podIp }] }),
     startTime: at,
     qosClass: 'Burstable',
     containerStatuses: statuses,

@@ -5,7 +5,10 @@ import type { InstanceLayout } from '../layout/cluster-layout.js';
 import { clone, kubeTime, metaOf } from '../kube/kube-types.js';
 import { R, type TwinKube } from '../kube/twin-kube.js';
 import { ContainerSupervisor, type ContainerSnapshot } from '../managers/container-supervisor.js';
-import type { ManagerComponent, ManagerLauncher } from '../managers/manager-launcher.js';
+import type { ManagerComponent, ManagerLauncher, ManagerProcess } from '../managers/manager-launcher.js';
+import { startApiserverProcess } from '../components/apiserver-process.js';
+import { isRke2CloudProviderImage, startRke2CloudController } from '../components/rke2-cloud-controller.js';
+import { kubernetesVersionOfImage } from '../layout/versions.js';
 import { configKey, flagsOf, type StaticPodConfig } from './node-config.js';
 import { runningPodStatus, statusKey } from './pod-status.js';
 import { mirrorPodObject, staticPodName } from './static-pods.js';
@@ -73,6 +76,19 @@ export class StaticPodSet {
     return out;
   }
 
+  /** Each static pod's image and whether its container runs now (not waiting in a crash-loop back-off). */
+  containers(): { component: string; image: string; running: boolean; message: string | undefined }[] {
+    return [...this.pods.entries()].map(([component, pod]) => {
+      const snapshot = pod.supervisor?.current;
+      return {
+        component,
+        image: pod.config.image,
+        running: snapshot?.state.type === 'running',
+        message: snapshot?.lastTermination?.message,
+      };
+    });
+  }
+
   async stopAll(): Promise<void> {
     await Promise.all([...this.pods.values()].map((p) => p.supervisor?.stop()));
     this.pods.clear();
@@ -80,7 +96,6 @@ export class StaticPodSet {
 
   start(pod: StaticPodConfig, name: string): void {
     const { kube, clock, events } = this.deps;
-    const instance = this.deps.instance();
     const startedAt = clock.now();
     const running: RunningStaticPod = {
       config: pod,
@@ -97,50 +112,70 @@ export class StaticPodSet {
       kube.create(R.pods, mirrorPodObject(pod, name, nodeUid, kubeTime(startedAt)));
       this.writeStatus(running, undefined);
     }
-    const component = managerComponent(pod);
-    if (!component) return;
     const podName = staticPodName(pod.component, name);
-    const version =
-      component === 'cloud-controller-manager'
-        ? ccmVersionOf(pod.image)
-        : kubeVersionOf(this.deps.kubeVersion(), pod.image);
-    const supervisor = new ContainerSupervisor(
-      clock,
-      this.deps.launcher,
-      {
-        component,
-        nodeName: name,
-        instanceId: instance.instanceId,
-        role: instance.role,
-        args: flagsOf(pod),
-        kubernetesVersion: version,
-        readFile: this.deps.readFileFor(pod.volumes),
-        log: (line) => this.deps.log(`${podName}: ${line}`),
+    const startProcess = this.processFor(pod, name, podName);
+    if (!startProcess) return;
+    const supervisor = new ContainerSupervisor(clock, startProcess, {
+      onChange: (snapshot) => this.writeStatus(running, snapshot),
+      onBackOff: (exit) => {
+        this.deps.log(`${podName} exited ${exit.code}: ${exit.reason}`);
+        if (!pod.mirror) return;
+        events.record(
+          {
+            kind: 'Pod',
+            namespace: 'kube-system',
+            name: podName,
+            fieldPath: `spec.containers{${pod.component}}`,
+          },
+          'Warning',
+          'BackOff',
+          `Back-off restarting failed container ${pod.component} in pod ${podName}_kube-system`,
+          { component: 'kubelet', host: name },
+        );
       },
-      {
-        onChange: (snapshot) => this.writeStatus(running, snapshot),
-        onBackOff: (exit) => {
-          this.deps.log(`${podName} exited ${exit.code}: ${exit.reason}`);
-          if (!pod.mirror) return;
-          events.record(
-            {
-              kind: 'Pod',
-              namespace: 'kube-system',
-              name: podName,
-              fieldPath: `spec.containers{${pod.component}}`,
-            },
-            'Warning',
-            'BackOff',
-            `Back-off restarting failed container ${pod.component} in pod ${podName}_kube-system`,
-            { component: 'kubelet', host: name },
-          );
-        },
-        onError: (error) =>
-          this.deps.log(`${podName}: ${error instanceof Error ? error.message : String(error)}`),
-      },
-    );
+      onError: (error) =>
+        this.deps.log(`${podName}: ${error instanceof Error ? error.message : String(error)}`),
+    });
     running.supervisor = supervisor;
     supervisor.start();
+  }
+
+  /**
+   * What the container runs: a simulated KCM or AWS CCM (the launcher), RKE2's built-in cloud controller, or a
+   * kube-apiserver instance that only checks its flags for its version. Versions come from the image tag.
+   */
+  private processFor(
+    pod: StaticPodConfig,
+    nodeName: string,
+    podName: string,
+  ): (() => Promise<ManagerProcess>) | undefined {
+    const { clock, kube } = this.deps;
+    const instance = this.deps.instance();
+    const log = (line: string): void => this.deps.log(`${podName}: ${line}`);
+    if (pod.component === 'kube-apiserver') {
+      const version = kubernetesVersionOfImage(pod.image);
+      return () =>
+        Promise.resolve(startApiserverProcess({ identity: podName, version, args: flagsOf(pod), log }));
+    }
+    if (pod.component === 'cloud-controller-manager' && isRke2CloudProviderImage(pod.image)) {
+      return () => Promise.resolve(startRke2CloudController({ identity: podName, kube, clock, log }));
+    }
+    const component = managerComponent(pod);
+    if (!component) return undefined;
+    const launch = {
+      component,
+      nodeName,
+      instanceId: instance.instanceId,
+      role: instance.role,
+      args: flagsOf(pod),
+      kubernetesVersion:
+        component === 'cloud-controller-manager'
+          ? ccmVersionOf(pod.image)
+          : kubeVersionOf(pod.image, this.deps.kubeVersion()),
+      readFile: this.deps.readFileFor(pod.volumes),
+      log,
+    };
+    return () => this.deps.launcher(launch);
   }
 
   async stop(component: string): Promise<void> {
@@ -191,9 +226,10 @@ export function ccmVersionOf(image: string): KubernetesVersion {
   }
 }
 
-function kubeVersionOf(kubelet: string | undefined, image: string): KubernetesVersion {
+/** A KCM's version is its image tag's (a kubeadm upgrade changes the tag before the kubelet). */
+function kubeVersionOf(image: string, kubelet: string | undefined): KubernetesVersion {
   try {
-    return parseKubernetesVersion(kubelet ?? image.slice(image.lastIndexOf(':') + 1), 'version');
+    return kubernetesVersionOfImage(image) ?? parseKubernetesVersion(kubelet ?? 'v1.26.0', 'version');
   } catch {
     return parseKubernetesVersion('v1.26.0', 'version');
   }

@@ -8,6 +8,7 @@ import { distroVersion, type DistroVersion } from '../layout/versions.js';
 import { configKey, type NodeConfig } from '../nodes/node-config.js';
 import type { NodeAgent } from '../nodes/node-agent.js';
 import { cordon, uncordon } from '../nodes/cordon.js';
+import { probeFailures, type ProbeFailure } from '../components/probes.js';
 import { machineFor, parseRkeClusterYaml } from './rke-cluster-config.js';
 import type { Taint } from '../scheduling/taints.js';
 import { rkeHostTaints, rkeNodeConfig } from './rke-node-config.js';
@@ -44,6 +45,8 @@ export class RkeUp {
     const raw = cluster.kubernetesVersion ?? this.version?.configured ?? 'v1.26.15-rancher1-1';
     const version = distroVersion('rke', raw);
     const parsed = parseKubernetesVersion(raw, 'kubernetes_version');
+    // rancher/rke cluster/defaults.go (from v1.4.15/v1.5.0): "Cloud provider %s is invalid for [%s]" when the
+    // in-tree aws provider meets a version >= 1.27.0-rancher0; rke up stops before touching a host.
     if (cluster.cloudProviderName === 'aws' && atLeast(parsed, 1, 27)) {
       throw new UprootError('UP-RKE-UP', `Cloud provider aws is invalid for [${raw}]`, {
         location: { file, field: 'cloud_provider.name', value: 'aws' },
@@ -147,16 +150,27 @@ export class RkeUp {
       const workers = changed.filter(([a]) => !hasRole(a.instance, 'control-plane'));
       say('INFO', `[controlplane] Processing controlplane hosts for upgrade 1 at a time`);
       for (const [agent, config] of controlPlane) {
-        await this.roll(agent, config, 'controlplane', say);
+        const failure = await this.roll(agent, config, 'controlplane', say);
+        if (failure) {
+          const reason = `[controlPlane] Failed to upgrade Control Plane: [${failure}]`;
+          say('FATA', reason);
+          return { ok: false, reason, log: lines };
+        }
         if (this.options.rolloutDelayMs > 0) await this.options.clock.sleep(this.options.rolloutDelayMs);
       }
       say('INFO', `[controlplane] Successfully upgraded Controller Plane..`);
       const batch = Math.max(1, Math.ceil(workers.length * 0.1));
       if (workers.length > 0) say('INFO', `[worker] Upgrading Worker Plane..`);
       for (let i = 0; i < workers.length; i += batch) {
-        await Promise.all(
+        const failures = await Promise.all(
           workers.slice(i, i + batch).map(([agent, config]) => this.roll(agent, config, 'worker', say)),
         );
+        const failed = failures.filter((f): f is string => f !== undefined);
+        if (failed.length > 0) {
+          const reason = `[workerPlane] Failed to upgrade Worker Plane: [${failed.join(' ')}]`;
+          say('FATA', reason);
+          return { ok: false, reason, log: lines };
+        }
       }
       say('INFO', '[sync] Syncing nodes Labels and Taints');
       this.syncNodeTaints();
@@ -168,20 +182,41 @@ export class RkeUp {
     }
   }
 
+  /** Upgrades one host; returns RKE's healthcheck error when a service does not come up (it stays cordoned). */
   private async roll(
     agent: NodeAgent,
     config: NodeConfig,
     plane: string,
     say: (level: 'INFO', line: string) => void,
-  ): Promise<void> {
+  ): Promise<string | undefined> {
     const host = agent.instance.privateIp;
     const before = agent.nodeName;
     if (before) cordon(this.options.kube, before);
     say('INFO', `[${plane}] Upgrading ${plane} host [${host}]`);
     await agent.apply(config);
+    await this.options.clock.sleep(HEALTHCHECK_DELAY_MS);
+    const failure = probeFailures(agent)[0];
+    if (failure) return healthcheckError(failure, host);
     const after = agent.nodeName;
     if (after) uncordon(this.options.kube, after);
     if (before && before !== after) uncordon(this.options.kube, before);
     say('INFO', `[${plane}] Finished upgrading ${plane} host [${host}]`);
+    return undefined;
   }
+}
+
+/** RKE checks each service's healthz (10 tries, 5 s apart) after it upgrades a host. */
+const HEALTHCHECK_DELAY_MS = 1_000;
+
+const HEALTHZ: Readonly<Record<string, string>> = {
+  'kube-apiserver': 'https://localhost:6443/healthz',
+  'kube-controller-manager': 'https://localhost:10257/healthz',
+  kubelet: 'http://localhost:10248/healthz',
+};
+
+/** As rancher/rke services/healthcheck.go reports a service that never answered (with its last log line). */
+function healthcheckError(failure: ProbeFailure, host: string): string {
+  const url = HEALTHZ[failure.component] ?? 'http://localhost/healthz';
+  const port = /:(\d+)\//.exec(url)?.[1] ?? '';
+  return `Failed to verify healthcheck: Failed to check ${url} for service [${failure.component}] on host [${host}]: Get "${url}": dial tcp 127.0.0.1:${port}: connect: connection refused, log: ${failure.log}`;
 }

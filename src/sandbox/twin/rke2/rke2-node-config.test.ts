@@ -144,3 +144,78 @@ describe('RKE2 machine configuration → component flags', () => {
     ]);
   });
 });
+
+describe('RKE2 component flags by version', () => {
+  const server = (global: Record<string, unknown>, raw: string) =>
+    rke2NodeConfig({
+      rkeConfig: { machineGlobalConfig: global },
+      instance: instance('control-plane'),
+      version: distroVersion('rke2', raw),
+    });
+  const podOf = (config: ReturnType<typeof server>, component: string) =>
+    config.staticPods.find((p) => p.component === component);
+
+  it('cloud-provider-name: aws configures the in-tree provider until the #7336 patches, then only names the node', () => {
+    for (const raw of [
+      'v1.27.16+rke2r1',
+      'v1.28.15+rke2r1',
+      'v1.29.10+rke2r1',
+      'v1.30.6+rke2r1',
+      'v1.31.2+rke2r1',
+    ]) {
+      const c = server({ 'cloud-provider-name': 'aws' }, raw);
+      expect(c.kubelet.args, raw).toContain('--cloud-provider=aws');
+      expect(flagsOf(podOf(c, 'kube-apiserver')!), raw).toContain('--cloud-provider=aws');
+    }
+    for (const raw of ['v1.29.11+rke2r1', 'v1.30.7+rke2r1', 'v1.31.3+rke2r1', 'v1.32.0+rke2r1']) {
+      const c = server({ 'cloud-provider-name': 'aws' }, raw);
+      expect(
+        c.kubelet.args.some((a) => a.startsWith('--cloud-provider')),
+        raw,
+      ).toBe(false);
+      expect(c.kubelet.hostnameOverride, raw).toBe('ip-10-0-0-10.ec2.internal');
+      expect(
+        flagsOf(podOf(c, 'kube-controller-manager')!).some((a) => a.startsWith('--cloud-provider')),
+      ).toBe(false);
+    }
+  });
+
+  it('stops passing --cloud-provider to the apiserver from 1.33, but user kube-apiserver-arg still reaches it', () => {
+    const ext = { 'cloud-provider-name': 'external' };
+    expect(flagsOf(podOf(server(ext, 'v1.32.4+rke2r1'), 'kube-apiserver')!)).toContain(
+      '--cloud-provider=external',
+    );
+    expect(flagsOf(podOf(server(ext, 'v1.33.1+rke2r1'), 'kube-apiserver')!)).not.toContain(
+      '--cloud-provider=external',
+    );
+    // Rancher's docs recommend this arg (rancher/rancher-docs#2281); on 1.33 it crashes the apiserver.
+    const docs = { ...ext, 'kube-apiserver-arg': ['cloud-provider=external'] };
+    expect(flagsOf(podOf(server(docs, 'v1.33.1+rke2r1'), 'kube-apiserver')!)).toContain(
+      '--cloud-provider=external',
+    );
+  });
+
+  it('runs the built-in cloud controller on servers per #10351: disabled by any provider name before 1.36', () => {
+    const ccm = (global: Record<string, unknown>, raw: string) =>
+      podOf(server(global, raw), 'cloud-controller-manager')?.image;
+    expect(ccm({}, 'v1.35.3+rke2r1')).toMatch(/rancher\/rke2-cloud-provider:v1\.35\.3-/);
+    expect(ccm({ 'cloud-provider-name': 'external' }, 'v1.35.3+rke2r1')).toBeUndefined();
+    expect(ccm({ 'cloud-provider-name': 'aws' }, 'v1.35.3+rke2r1')).toBeUndefined();
+    expect(ccm({ 'cloud-provider-name': 'external' }, 'v1.36.0+rke2r1')).toMatch(/rke2-cloud-provider/);
+    expect(ccm({ 'cloud-provider-name': 'aws' }, 'v1.36.0+rke2r1')).toMatch(/rke2-cloud-provider/);
+    expect(ccm({ 'cloud-provider-name': 'harvester' }, 'v1.36.0+rke2r1')).toBeUndefined();
+    expect(
+      ccm({ 'cloud-provider-name': 'external', 'disable-cloud-controller': true }, 'v1.36.0+rke2r1'),
+    ).toBeUndefined();
+    expect(
+      ccm({ 'cloud-provider-name': 'external', 'disable-cloud-controller': 'true' }, 'v1.37.0+rke2r1'),
+    ).toBeUndefined();
+    // Workers never run it.
+    const agent = rke2NodeConfig({
+      rkeConfig: { machineGlobalConfig: { 'cloud-provider-name': 'external' } },
+      instance: instance('worker'),
+      version: distroVersion('rke2', 'v1.36.0+rke2r1'),
+    });
+    expect(agent.staticPods).toEqual([]);
+  });
+});

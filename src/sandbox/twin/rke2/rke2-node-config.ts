@@ -2,7 +2,14 @@ import type { InstanceLayout } from '../layout/cluster-layout.js';
 import type { DistroVersion } from '../layout/versions.js';
 import type { KubeletCloudProvider, NodeConfig, StaticPodConfig } from '../nodes/node-config.js';
 import type { Taint } from '../scheduling/taints.js';
-import { argList, rke2EffectiveConfig } from '../../../core/distros/rke2/index.js';
+import {
+  argList,
+  rke2ApiserverGetsCloudProvider,
+  rke2ComponentProvider,
+  rke2EffectiveConfig,
+  rke2RunsBuiltInCloudController,
+} from '../../../core/distros/rke2/index.js';
+import { rke2CloudProviderImage } from '../components/rke2-cloud-controller.js';
 
 type MachineConfig = Record<string, unknown>;
 
@@ -12,11 +19,18 @@ function configFlag(value: unknown): boolean {
 }
 
 /**
- * RKE2 (as of v1.26/1.27, before v1.29.11) turning a machine's configuration into component flags:
- * `cloud-provider-name: aws` passes `--cloud-provider=aws` to the kubelet, KCM and apiserver, and, unless
- * `node-name` is set, names the node after instance metadata's `local-hostname`; `external` passes
- * `--cloud-provider=external`. Then `kubelet-arg`, `kube-controller-manager-arg` and `kube-apiserver-arg`
- * entries override flags of the same name (so `cloud-provider=external` per role wins over the global name).
+ * RKE2 turning a machine's configuration into component flags, by version (pkg/rke2/rke2_linux.go,
+ * pkg/podexecutor/staticpod.go, later pkg/executor/staticpod/staticpod.go):
+ * - `cloud-provider-name: aws` passes `--cloud-provider=aws` to the kubelet, KCM and apiserver and, unless
+ *   `node-name` is set, names the node after instance metadata's `local-hostname`. From v1.29.11, v1.30.7,
+ *   v1.31.3 and v1.32.0 (rancher/rke2#7336, "Move AWS hostname support behind new flag") `aws` only names the
+ *   node: no component gets a cloud provider.
+ * - Any other name (`external`) passes `--cloud-provider=<name>` to the kubelet and KCM, and to the apiserver
+ *   up to v1.32 (v1.33 dropped it: commit a9a0c194c "Remove kube-apiserver flags removed by upstream").
+ * - Then `kubelet-arg`, `kube-controller-manager-arg` and `kube-apiserver-arg` entries override flags of the
+ *   same name (so `cloud-provider=external` per role wins over the global name).
+ * - Servers run RKE2's built-in cloud controller as a static pod unless it is disabled
+ *   (components/rke2-cloud-controller.ts; rancher/rke2#10351 changed which names disable it in v1.36).
  */
 
 export const RKE2_ROLE_LABELS = {
@@ -107,17 +121,19 @@ export function rke2NodeConfig(input: Rke2NodeInput): NodeConfig {
   // Rancher's merge (machineGlobalConfig, then matching machineSelectorConfig entries, last wins), as the
   // planner computes it (src/core/distros/rke2/effective-config.ts).
   const config = rke2EffectiveConfig({ spec: { rkeConfig: input.rkeConfig } }, machineLabels);
-  const providerName = cloudProviderName(config);
+  const configuredName = cloudProviderName(config);
+  const providerName = rke2ComponentProvider(configuredName, version.version);
   const explicitName =
     typeof config['node-name'] === 'string' && config['node-name'] ? config['node-name'] : undefined;
-  const nodeName = explicitName ?? (providerName === 'aws' ? instance.imdsLocalHostname : instance.hostname);
-  const baseKubelet = [
+  const nodeName =
+    explicitName ?? (configuredName === 'aws' ? instance.imdsLocalHostname : instance.hostname);
+  const baseKubelet: string[] = [
     `--hostname-override=${nodeName}`,
     `--node-ip=${instance.privateIp}`,
     '--kubeconfig=/var/lib/rancher/rke2/agent/kubelet.kubeconfig',
     '--container-runtime-endpoint=unix:///run/k3s/containerd/containerd.sock',
   ];
-  if (providerFlag(providerName)) baseKubelet.push(`--cloud-provider=${providerName}`);
+  if (providerName) baseKubelet.push(`--cloud-provider=${providerName}`);
   const kubeletArgs = mergeFlags(baseKubelet, argList(config['kubelet-arg']));
   const kubeletProvider = flagOf(kubeletArgs, 'cloud-provider');
   const hostnameOverride = flagOf(kubeletArgs, 'hostname-override');
@@ -125,7 +141,7 @@ export function rke2NodeConfig(input: Rke2NodeInput): NodeConfig {
   const taints = rancherRoleTaints(instance.roles);
   // Rancher runs etcd-only machines with disable-apiserver/-controller-manager/-scheduler (planner
   // config.go addRoleConfig): no control-plane static pods (etcd itself is not simulated).
-  const staticPods = controlPlane ? controlPlanePods(config, providerName, version) : [];
+  const staticPods = controlPlane ? controlPlanePods(config, providerName, configuredName, version) : [];
   return {
     kubelet: {
       cloudProvider: providerFlag(kubeletProvider ?? ''),
@@ -153,17 +169,23 @@ function flagOf(flags: readonly string[], name: string): string | undefined {
 function controlPlanePods(
   config: MachineConfig,
   providerName: string,
+  configuredName: string,
   version: DistroVersion,
 ): StaticPodConfig[] {
-  const cloud = providerFlag(providerName) ? [`--cloud-provider=${providerName}`] : [];
-  const embeddedCcm = !providerFlag(providerName) && !configFlag(config['disable-cloud-controller']);
+  const cloud = providerName ? [`--cloud-provider=${providerName}`] : [];
+  const builtInCcm = rke2RunsBuiltInCloudController(version.version, {
+    cloudProviderName: configuredName,
+    cloudProviderConfig:
+      typeof config['cloud-provider-config'] === 'string' ? config['cloud-provider-config'] : '',
+    disableCloudController: configFlag(config['disable-cloud-controller']),
+  });
   const apiserver = mergeFlags(
     [
       '--allow-privileged=true',
       '--anonymous-auth=false',
       '--authorization-mode=Node,RBAC',
       '--bind-address=0.0.0.0',
-      ...cloud,
+      ...(rke2ApiserverGetsCloudProvider(version.version) ? cloud : []),
       '--enable-admission-plugins=NodeRestriction',
       '--etcd-servers=https://127.0.0.1:2379',
       '--secure-port=6443',
@@ -179,7 +201,7 @@ function controlPlanePods(
       ...cloud,
       '--cluster-cidr=10.42.0.0/16',
       '--configure-cloud-routes=false',
-      `--controllers=*,tokencleaner${embeddedCcm ? ',-service,-route,-cloud-node-lifecycle' : ''}`,
+      `--controllers=*,tokencleaner${builtInCcm ? ',-service,-route,-cloud-node-lifecycle' : ''}`,
       '--kubeconfig=/var/lib/rancher/rke2/server/cred/controller.kubeconfig',
       '--profiling=false',
       '--secure-port=10257',
@@ -188,7 +210,7 @@ function controlPlanePods(
     ],
     argList(config['kube-controller-manager-arg']),
   );
-  return [
+  const pods: StaticPodConfig[] = [
     {
       component: 'kube-apiserver',
       image: `index.docker.io/rancher/hardened-kubernetes:${version.imageTag}`,
@@ -206,4 +228,26 @@ function controlPlanePods(
       mirror: true,
     },
   ];
+  if (builtInCcm) {
+    pods.push({
+      component: 'cloud-controller-manager',
+      image: rke2CloudProviderImage(version.version),
+      command: ['cloud-controller-manager'],
+      args: [
+        '--allocate-node-cidrs=true',
+        '--bind-address=127.0.0.1',
+        '--cloud-provider=rke2',
+        '--cluster-cidr=10.42.0.0/16',
+        '--configure-cloud-routes=false',
+        '--controllers=*,-route',
+        '--kubeconfig=/var/lib/rancher/rke2/server/cred/cloud-controller.kubeconfig',
+        '--leader-elect-resource-name=rke2-cloud-controller-manager',
+        '--node-status-update-frequency=1m0s',
+        '--profiling=false',
+      ],
+      volumes: [],
+      mirror: true,
+    });
+  }
+  return pods;
 }

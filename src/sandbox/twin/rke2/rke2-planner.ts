@@ -14,6 +14,7 @@ import { WorkQueue } from '../runtime/work-queue.js';
 import { reconcilingStatus, settledStatus, stalledStatus } from './provisioning-cluster.js';
 import { rke2NodeConfig } from './rke2-node-config.js';
 import { cordon, uncordon } from '../nodes/cordon.js';
+import { probeFailures } from '../components/probes.js';
 
 /**
  * Rancher's RKE2 planner, simulated: it watches the provisioning Cluster in the management API, applies
@@ -136,6 +137,14 @@ export class Rke2Planner {
       const pending = [...desired].filter(
         ([agent, config]) => configKey(agent.runningConfig) !== configKey(config),
       );
+      // A node whose plan is in but whose probes fail holds the rollout (Rancher waits for it, forever).
+      const stuck = [...desired].find(
+        ([agent]) => !pending.some(([p]) => p === agent) && probeFailures(agent).length > 0,
+      );
+      if (stuck) {
+        this.reportProbes(stuck[0]);
+        return;
+      }
       if (pending.length === 0) {
         this.writeStatus(settledStatus);
         return;
@@ -154,8 +163,26 @@ export class Rke2Planner {
       this.writeStatus((p, g, n) => reconcilingStatus(p, g, n, `configuring ${kind} node(s) ${names}`));
       log(`rke2 planner: configuring ${kind} node(s) ${names}`);
       await Promise.all(batch.map(([agent, config]) => this.rollNode(agent, config)));
+      const failed = batch.find(([agent]) => probeFailures(agent).length > 0);
+      if (failed) {
+        this.reportProbes(failed[0]);
+        return;
+      }
       if (rolloutDelayMs > 0) await clock.sleep(rolloutDelayMs);
     }
+  }
+
+  /**
+   * Rancher's message for a node whose probes fail after its plan was applied (pkg/capr/planner store.go
+   * probesMessage, reconcile: "configuring <tier> node(s) <machine>: waiting for probes: <names>").
+   */
+  private reportProbes(agent: NodeAgent): void {
+    const failures = probeFailures(agent);
+    const message = `configuring ${tierOf(agent)} node(s) ${agent.instance.machineName}: waiting for probes: ${failures.map((f) => f.component).join(', ')}`;
+    this.writeStatus((p, g, n) => reconcilingStatus(p, g, n, message));
+    this.options.log(
+      `rke2 planner: ${message} (${failures.map((f) => `${f.component}: ${f.log}`).join('; ')})`,
+    );
   }
 
   private async rollNode(agent: NodeAgent, config: NodeConfig): Promise<void> {
@@ -163,14 +190,17 @@ export class Rke2Planner {
     const before = agent.nodeName;
     if (before) cordon(downstream, before);
     const result = await agent.apply(config);
+    this.options.log(
+      `rke2 planner: ${agent.instance.machineName} applied (kubelet ${result.kubeletRestarted ? 'restarted' : 'unchanged'}; pods restarted: ${result.restartedPods.join(', ') || 'none'})`,
+    );
+    // The system-agent's probes, a moment after the plan is applied; a node that fails them stays cordoned.
+    await this.options.clock.sleep(PROBE_DELAY_MS);
+    if (probeFailures(agent).length > 0) return;
     const after = agent.nodeName;
     if (after) {
       uncordon(downstream, after);
       if (before && before !== after) uncordon(downstream, before);
     }
-    this.options.log(
-      `rke2 planner: ${agent.instance.machineName} applied (kubelet ${result.kubeletRestarted ? 'restarted' : 'unchanged'}; pods restarted: ${result.restartedPods.join(', ') || 'none'})`,
-    );
   }
 
   private applyAdditionalManifest(cluster: KubeObject, text: string): void {
@@ -190,6 +220,14 @@ export class Rke2Planner {
       this.options.log(`rke2 planner: additionalManifest: ${all.join('; ')}`);
     }
   }
+}
+
+/** How long after applying a plan the system-agent's probes are read. */
+const PROBE_DELAY_MS = 1_000;
+
+function tierOf(agent: NodeAgent): string {
+  if (hasRole(agent.instance, 'etcd')) return 'etcd';
+  return hasRole(agent.instance, 'control-plane') ? 'control plane' : 'worker';
 }
 
 function workerConcurrency(rkeConfig: Record<string, unknown>, pending: number): number {

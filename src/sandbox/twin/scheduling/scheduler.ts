@@ -64,6 +64,11 @@ export class Scheduler {
         for (const key of this.unschedulable) this.queue.add(key);
       }),
     );
+    // Pods that were there before the scheduler started (a scenario's workloads) are pending too.
+    for (const pod of this.kube.list(R.pods)) {
+      const spec = isRecord(pod.spec) ? pod.spec : {};
+      if (!spec.nodeName) this.queue.add(`${metaOf(pod).namespace ?? ''}/${metaOf(pod).name ?? ''}`);
+    }
   }
 
   stop(): void {
