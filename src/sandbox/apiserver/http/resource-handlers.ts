@@ -8,13 +8,14 @@ import { patchTypeFor } from '../patch/apply-patch.js';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
 import { parseFieldSelector } from '../selectors/field-selector.js';
 import { parseLabelSelector } from '../selectors/label-selector.js';
-import { badRequest, methodNotAllowed, successStatus } from '../status/api-status-error.js';
+import { badRequest, invalid, methodNotAllowed, successStatus } from '../status/api-status-error.js';
 import type { ObjectStore } from '../store/object-store.js';
 import { defaultPrinter } from '../tables/other-printers.js';
 import { rowJson, tableJson } from '../tables/table.js';
-import type { WatchHub } from '../watch/watch-hub.js';
+import type { WatchHub, WatchStart } from '../watch/watch-hub.js';
 import { decodeBody, readBody } from './body.js';
 import { chooseRendering, type MediaRange, type Rendering } from './negotiation.js';
+import { goQuote, listParams, parseResourceVersion, type ListParams } from './query-params.js';
 import type { RequestInfo } from './request-info.js';
 import { sendJson } from './respond.js';
 import { handleScale } from './scale.js';
@@ -83,24 +84,22 @@ export function handleGet(ctx: HandlerContext, a: ApiRequest): void {
 }
 
 export function handleList(ctx: HandlerContext, a: ApiRequest): void {
-  const { rt, query } = a;
-  const limit = query.get('limit');
+  const { rt } = a;
+  const p = listParams(a.query);
   const result = ctx.store.list(rt, {
     namespace: a.info.namespace,
-    labelSelector: query.get('labelSelector') ?? undefined,
-    fieldSelector: query.get('fieldSelector') ?? undefined,
-    ...(limit ? { limit: Math.max(0, Number.parseInt(limit, 10) || 0) } : {}),
-    ...(query.get('continue') ? { continue: query.get('continue')! } : {}),
-    ...(query.get('resourceVersion') ? { resourceVersion: query.get('resourceVersion')! } : {}),
-    ...(query.get('resourceVersionMatch')
-      ? { resourceVersionMatch: query.get('resourceVersionMatch')! }
-      : {}),
+    labelSelector: p.labelSelector || undefined,
+    fieldSelector: p.fieldSelector || undefined,
+    ...(p.limit > 0 ? { limit: p.limit } : {}),
+    ...(p.continue ? { continue: p.continue } : {}),
+    ...(p.resourceVersion ? { resourceVersion: p.resourceVersion } : {}),
+    ...(p.resourceVersionMatch ? { resourceVersionMatch: p.resourceVersionMatch } : {}),
   });
   const listMeta = {
     resourceVersion: result.resourceVersion,
     ...(result.continue ? { continue: result.continue } : {}),
   };
-  const rendering = chooseRendering(a.accept, query.get('includeObject'));
+  const rendering = chooseRendering(a.accept, a.query.get('includeObject'));
   let json: string;
   if (rendering.kind === 'table') {
     const printer = rt.printer ?? defaultPrinter;
@@ -124,26 +123,52 @@ export function handleList(ctx: HandlerContext, a: ApiRequest): void {
   sendJson(a.res, 200, json);
 }
 
+/**
+ * Where a watch starts (apimachinery internalversion SetListOptionsDefaults with WatchList on, and the
+ * cacher): without sendInitialEvents, RV "" or "0" replays the current state and anything else resumes
+ * after that RV; sendInitialEvents=true replays the state (then, with bookmarks, one BOOKMARK annotated
+ * `k8s.io/initial-events-end`), false starts from now.
+ */
+function watchStart(rt: ResourceType, p: ListParams): WatchStart {
+  let rv: number;
+  try {
+    rv = parseResourceVersion(p.resourceVersion);
+  } catch {
+    // The cacher's ParseResourceVersion error reaches the client through storage InterpretWatchError: a 422.
+    throw invalid(rt.resource, rt.group, '', [
+      {
+        field: 'resourceVersion',
+        message: `Invalid value: ${goQuote(p.resourceVersion)}: strconv.ParseUint: parsing ${goQuote(p.resourceVersion)}: invalid syntax`,
+      },
+    ]);
+  }
+  if (p.sendInitialEvents === true)
+    return { from: 'now-with-state', initialEventsEnd: p.allowWatchBookmarks };
+  if (p.sendInitialEvents === false) return rv === 0 ? { from: 'now' } : { from: 'rv', rv };
+  return rv === 0 ? { from: 'now-with-state', initialEventsEnd: false } : { from: 'rv', rv };
+}
+
 export function handleWatch(ctx: HandlerContext, a: ApiRequest): void {
   const { rt, query, info } = a;
-  let fieldSelector = query.get('fieldSelector') ?? '';
+  const p = listParams(query, true);
+  let fieldSelector = p.fieldSelector;
   // Watching one object by URL (`…/watch/…/pods/x`) is a watch with a name selector.
   if (info.parts[1])
     fieldSelector = [fieldSelector, `metadata.name=${info.parts[1]}`].filter(Boolean).join(',');
-  const rv = query.get('resourceVersion') ?? '';
-  if (rv !== '' && !/^\d+$/.test(rv)) throw badRequest(`invalid resource version: ${rv}`);
-  const timeout = query.get('timeoutSeconds');
+  const start = watchStart(rt, p);
   ctx.watches.open(
     {
       resourceType: rt,
       namespace: info.namespace,
-      labelSelector: parseLabelSelector(query.get('labelSelector') ?? undefined),
+      labelSelector: parseLabelSelector(p.labelSelector || undefined),
       fieldSelector: parseFieldSelector(fieldSelector, ctx.store.fieldGetters(rt)),
       rendering: chooseRendering(a.accept, query.get('includeObject')),
-      allowBookmarks: query.get('allowWatchBookmarks') === 'true',
-      ...(timeout && Number(timeout) > 0 ? { timeoutMs: Number(timeout) * 1000 } : {}),
+      allowBookmarks: p.allowWatchBookmarks,
+      ...(p.timeoutSeconds !== undefined && p.timeoutSeconds > 0
+        ? { timeoutMs: p.timeoutSeconds * 1000 }
+        : {}),
     },
-    rv === '' || rv === '0' ? { from: 'now-with-state' } : { from: 'rv', rv: Number(rv) },
+    start,
     a.res,
   );
 }

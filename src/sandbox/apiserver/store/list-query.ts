@@ -34,22 +34,33 @@ export function encodeContinue(rv: number, lastKey: string): string {
   );
 }
 
+/**
+ * apiserver pkg/storage/continue.go DecodeContinue, answered as pkg/storage/interfaces.go ValidateListOptions
+ * does: `invalid continue token: <why>` (400). Go's own base64/JSON error texts are not reproduced word for word.
+ */
 export function decodeContinue(token: string): ContinuePosition {
+  const invalidToken = (why: string) => badRequest(`invalid continue token: ${why}`);
+  if (!/^[A-Za-z0-9_-]*$/.test(token)) throw invalidToken('continue key is not valid: illegal base64 data');
+  let parsed: { v?: unknown; rv?: unknown; start?: unknown };
   try {
-    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as {
-      v?: unknown;
-      rv?: unknown;
-      start?: unknown;
-    };
-    if (parsed.v !== 'meta.k8s.io/v1' || typeof parsed.rv !== 'number' || typeof parsed.start !== 'string') {
-      throw new Error('bad shape');
-    }
-    return { rv: parsed.rv, start: parsed.start };
-  } catch {
-    throw badRequest(
+    parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as typeof parsed;
+  } catch (e) {
+    throw invalidToken(`continue key is not valid: ${(e as Error).message}`);
+  }
+  if (parsed.v !== 'meta.k8s.io/v1') {
+    throw invalidToken(
+      `continue key is not valid: server does not recognize this encoded version ${String(parsed.v ?? '')}`,
+    );
+  }
+  if (typeof parsed.rv !== 'number' || parsed.rv === 0) {
+    throw invalidToken(
       'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)',
     );
   }
+  if (typeof parsed.start !== 'string' || parsed.start === '') {
+    throw invalidToken('continue key is not valid: encoded start key empty (version meta.k8s.io/v1)');
+  }
+  return { rv: parsed.rv, start: parsed.start };
 }
 
 /**

@@ -20,8 +20,10 @@ import {
   forbidden,
   invalid,
   notFound,
+  tooLargeResourceVersion,
   tooOldResourceVersion,
 } from '../status/api-status-error.js';
+import { parseResourceVersion } from '../http/query-params.js';
 import { Collection, storeKey } from './collection.js';
 import { EventLog, type StoreEvent, type WatchEventType } from './event-log.js';
 import { listPage } from './list-query.js';
@@ -137,11 +139,7 @@ export class ObjectStore {
       typeof options.fieldSelector === 'string' || options.fieldSelector === undefined
         ? parseFieldSelector(options.fieldSelector, this.fieldGetters(rt))
         : options.fieldSelector;
-    let exact: number | undefined;
-    if (options.resourceVersionMatch === 'Exact' && options.resourceVersion) {
-      exact = Math.min(Number(options.resourceVersion), this.rv);
-      if (exact < this.log.compactedRevision) throw tooOldResourceVersion(exact, this.log.compactedRevision);
-    }
+    const exact = this.exactListRevision(options);
     const page = listPage(this.collection(rt), this.log, storageIdOf(rt), this.rv, {
       namespace: rt.namespaced ? (options.namespace ?? '') : '',
       labelSelector,
@@ -156,6 +154,30 @@ export class ObjectStore {
       resourceVersion: String(page.resourceVersion),
       ...(page.continueToken ? { continue: page.continueToken } : {}),
     };
+  }
+
+  /**
+   * The RV a list must be served at, or undefined for the current state (apiserver pkg/storage/interfaces.go
+   * ValidateListOptions and cacher/watch_cache.go): Exact, and the legacy form of a paged list from an RV,
+   * read the past; NotOlderThan and RV 0 read now. An RV beyond the store's is the cache's Too large
+   * resource version (the real server first waits up to 3 s for it; the twin answers at once).
+   */
+  private exactListRevision(options: ListOptions): number | undefined {
+    const raw = options.resourceVersion ?? '';
+    if (options.continue) {
+      if (raw !== '' && raw !== '0') {
+        throw badRequest('specifying resource version is not allowed when using continue');
+      }
+      return undefined;
+    }
+    if (raw === '') return undefined;
+    const rv = parseResourceVersion(raw);
+    if (rv > this.rv) throw tooLargeResourceVersion(rv, this.rv);
+    const match = options.resourceVersionMatch ?? '';
+    const legacyExact = match === '' && (options.limit ?? 0) > 0 && rv > 0;
+    if (match !== 'Exact' && !legacyExact) return undefined;
+    if (rv < this.log.compactedRevision) throw tooOldResourceVersion(rv, this.log.compactedRevision);
+    return rv;
   }
 
   create(ref: ResourceRef, input: KubeObject, options: WriteOptions = {}): KubeObject {

@@ -119,7 +119,7 @@ describe('WatchHub fan-out', () => {
     const { store, watch } = setup();
     const early = watch();
     store.create('v1/nodes', { metadata: { name: 'a' } });
-    const late = watch({ start: { from: 'now-with-state' } });
+    const late = watch({ start: { from: 'now-with-state', initialEventsEnd: false } });
     store.create('v1/nodes', { metadata: { name: 'b' } });
     await turn();
     expect(names(early)).toEqual(['ADDED a', 'ADDED b']);

@@ -66,7 +66,8 @@ export class WatchHub {
         fieldSelector: request.fieldSelector,
       });
       for (const obj of items) replay.push(this.lines.line('ADDED', obj, request, group.renderKey));
-    } else {
+      if (start.initialEventsEnd) replay.push(this.bookmarkLine(request, true));
+    } else if (start.from === 'rv') {
       try {
         for (const event of this.store.eventsSince(rt, start.rv)) {
           const type = eventTypeFor(request, event);
@@ -142,21 +143,32 @@ export class WatchHub {
   }
 
   private async bookmarks(group: WatchGroup, w: Watcher): Promise<void> {
-    const rt = w.request.resourceType;
     while (!w.closed) {
       try {
         await this.clock.sleep(this.bookmarkIntervalMs, w.signal);
       } catch {
         return;
       }
-      const bookmark = {
-        kind: rt.kind,
-        apiVersion: apiVersionOf(rt),
-        metadata: { resourceVersion: this.store.resourceVersion },
-      };
-      group.pushOwn(w, Buffer.from(`{"type":"BOOKMARK","object":${JSON.stringify(bookmark)}}\n`));
+      group.pushOwn(w, this.bookmarkLine(w.request, false));
       this.markDirty(group);
     }
+  }
+
+  /**
+   * A BOOKMARK at the current RV; the one closing a watch's initial events carries the annotation
+   * `k8s.io/initial-events-end: "true"` (apimachinery pkg/apis/meta/v1 InitialEventsAnnotationKey).
+   */
+  private bookmarkLine(request: WatchRequest, initialEventsEnd: boolean): Buffer {
+    const rt = request.resourceType;
+    const bookmark = {
+      kind: rt.kind,
+      apiVersion: apiVersionOf(rt),
+      metadata: {
+        resourceVersion: this.store.resourceVersion,
+        ...(initialEventsEnd ? { annotations: { 'k8s.io/initial-events-end': 'true' } } : {}),
+      },
+    };
+    return Buffer.from(`{"type":"BOOKMARK","object":${JSON.stringify(bookmark)}}\n`);
   }
 
   /** Writes are batched per event-loop turn: a burst of changes becomes one write per stream. */

@@ -17,8 +17,14 @@ export interface WatchRequest {
   readonly timeoutMs?: number;
 }
 
-/** A watch stream's position: send synthetic ADDED for the current state, or resume after an RV. */
-export type WatchStart = { readonly from: 'now-with-state' } | { readonly from: 'rv'; readonly rv: number };
+/**
+ * A watch stream's position: synthetic ADDED for the current state (then, with `initialEventsEnd`, a
+ * BOOKMARK saying the initial events are over), only changes from now, or changes after an RV.
+ */
+export type WatchStart =
+  | { readonly from: 'now-with-state'; readonly initialEventsEnd: boolean }
+  | { readonly from: 'now' }
+  | { readonly from: 'rv'; readonly rv: number };
 
 /** Identifies how an event's object is encoded for a request (object, table or metadata, and version). */
 export function renderingKey(request: WatchRequest): string {
