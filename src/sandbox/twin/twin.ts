@@ -7,7 +7,7 @@ import { startKubeApiServer, type KubeApiServer } from '../apiserver/index.js';
 import { parseScenario, type Scenario, type ScenarioInput } from '../scenarios/index.js';
 import { startAwsAccount } from './boot/aws-account.js';
 import { seedClusters } from './boot/seed-clusters.js';
-import { twinIdentities, type TwinIdentities } from './boot/identities.js';
+import { twinIdentities, withNodeIdentity, type TwinIdentities } from './boot/identities.js';
 import { controllerIdentities } from './boot/controller-rbac.js';
 import { initialConfigs } from './boot/initial-configs.js';
 import { writeTwinFiles } from './boot/twin-files.js';
@@ -110,7 +110,7 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
         };
   const layout = planClusterLayout(scenario, fork(random), counts);
   const version = distroVersion(scenario.distribution, scenario.kubernetesVersion);
-  const identities = twinIdentities(fork(random));
+  const initialIdentities = twinIdentities(fork(random));
   const saIdentities = controllerIdentities(fork(random));
   const cleanups: (() => Promise<void> | void)[] = [];
   const closeAll = async (): Promise<void> => {
@@ -128,13 +128,13 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
     const downstream = await startKubeApiServer({
       clock,
       random: fork(random),
-      identities: [identities.admin, identities.kcm, identities.ccm, identities.node, ...saIdentities],
+      identities: [initialIdentities.admin, initialIdentities.kcm, initialIdentities.ccm, ...saIdentities],
       watchWindow: Math.max(10_000, layout.instances.length * 20),
     });
     cleanups.push(() => downstream.close());
     const management =
       scenario.distribution === 'rke2'
-        ? await startKubeApiServer({ clock, random: fork(random), identities: [identities.rancher] })
+        ? await startKubeApiServer({ clock, random: fork(random), identities: [initialIdentities.rancher] })
         : undefined;
     if (management) cleanups.push(() => management.close());
     const kube = new TwinKube(downstream.store, clock);
@@ -176,8 +176,8 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
         server: downstream.url,
         certificateAuthority: downstream.certificateAuthority,
         tokens: {
-          'kube-controller-manager': identities.kcm.token,
-          'cloud-controller-manager': identities.ccm.token,
+          'kube-controller-manager': initialIdentities.kcm.token,
+          'cloud-controller-manager': initialIdentities.ccm.token,
         },
         serviceAccountTokens: new Map(
           saIdentities.map((i) => [i.user.slice('system:serviceaccount:kube-system:'.length), i.token]),
@@ -308,6 +308,10 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       cleanups.push(() => driver.stop());
     }
 
+    // The `-node` context is the kubelet of the first machine (system:node:<its node name>), so the node
+    // authorizer's rules and NodeRestriction apply to it as to that kubelet's own credentials.
+    const identities = withNodeIdentity(initialIdentities, fleet.all()[0]?.nodeName);
+    downstream.addIdentity(identities.node);
     const files = writeTwinFiles({
       dir,
       clusterName: scenario.clusterName,

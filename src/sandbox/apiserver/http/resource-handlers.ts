@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../../../clock/index.js';
+import { admitNodeRestriction } from '../admission/node-restriction.js';
 import { reviewAccess } from '../auth/access-review.js';
 import type { UserInfo } from '../auth/identity.js';
 import type { RbacAuthorizer } from '../auth/rbac-authorizer.js';
@@ -10,6 +11,7 @@ import { parseFieldSelector } from '../selectors/field-selector.js';
 import { parseLabelSelector } from '../selectors/label-selector.js';
 import { badRequest, invalid, methodNotAllowed, successStatus } from '../status/api-status-error.js';
 import type { ObjectStore } from '../store/object-store.js';
+import type { Admit } from '../store/store-types.js';
 import { defaultPrinter } from '../tables/other-printers.js';
 import { rowJson, tableJson } from '../tables/table.js';
 import type { WatchHub, WatchStart } from '../watch/watch-hub.js';
@@ -44,6 +46,26 @@ function dryRun(query: URLSearchParams): boolean {
   if (values.some((v) => v !== 'All')) throw badRequest(`Invalid dry run value: ${values.join(',')}`);
   return values.length > 0;
 }
+
+/** The admission chain for this request's writes (NodeRestriction; RBAC has already allowed the verb). */
+function admission(ctx: HandlerContext, a: ApiRequest): Admit {
+  return (change) =>
+    admitNodeRestriction(
+      {
+        user: a.user,
+        operation: change.operation,
+        resource: { group: a.rt.group, resource: a.rt.resource },
+        subresource: a.info.subresource,
+        namespace: a.info.namespace,
+        name: a.info.name || (change.operation === 'CREATE' ? '' : (change.oldObject?.metadata?.name ?? '')),
+        ...(change.object ? { object: change.object as KubeObject } : {}),
+        ...(change.oldObject ? { oldObject: change.oldObject } : {}),
+      },
+      { pod: (namespace, name) => ctx.store.get(PODS, namespace, name) },
+    );
+}
+
+const PODS = { group: '', version: 'v1', resource: 'pods' };
 
 function renderOne(ctx: HandlerContext, rt: ResourceType, obj: KubeObject, rendering: Rendering): string {
   if (rendering.kind === 'object') return toJson(obj);
@@ -184,6 +206,7 @@ export async function handleCreate(ctx: HandlerContext, a: ApiRequest): Promise<
   const created = ctx.store.create(a.rt, input as KubeObject, {
     namespace: a.info.namespace,
     dryRun: dryRun(a.query),
+    admit: admission(ctx, a),
   });
   sendJson(a.res, 201, toJson(created));
 }
@@ -196,6 +219,7 @@ export async function handleUpdate(ctx: HandlerContext, a: ApiRequest): Promise<
     namespace: a.info.namespace,
     name: a.info.name,
     dryRun: dryRun(a.query),
+    admit: admission(ctx, a),
     ...(a.info.subresource === 'status' ? { subresource: 'status' as const } : {}),
   });
   sendJson(a.res, 200, toJson(updated));
@@ -209,6 +233,7 @@ export async function handlePatch(ctx: HandlerContext, a: ApiRequest): Promise<v
   if (type === 'apply' && !exists) ctx.authorize(a.info, a.user, 'create');
   const patched = ctx.store.patch(a.rt, a.info.namespace, a.info.name, type, patch, {
     dryRun: dryRun(a.query),
+    admit: admission(ctx, a),
     ...(a.info.subresource === 'status' ? { subresource: 'status' as const } : {}),
   });
   sendJson(a.res, exists ? 200 : 201, toJson(patched));
@@ -232,6 +257,7 @@ export async function handleDelete(ctx: HandlerContext, a: ApiRequest): Promise<
   const isDryRun = dryRun(a.query) || (options.dryRun ?? []).includes('All');
   const result = ctx.store.delete(a.rt, a.info.namespace, a.info.name, {
     dryRun: isDryRun,
+    admit: admission(ctx, a),
     ...(options.preconditions ? { preconditions: options.preconditions } : {}),
   });
   // Like the generic registry: finished deletions of most kinds answer a Success Status, pending ones the object.
@@ -249,6 +275,7 @@ export async function handleDeleteCollection(ctx: HandlerContext, a: ApiRequest)
     labelSelector: a.query.get('labelSelector') ?? undefined,
     fieldSelector: a.query.get('fieldSelector') ?? undefined,
     dryRun: dryRun(a.query) || (options.dryRun ?? []).includes('All'),
+    admit: admission(ctx, a),
   });
   sendJson(
     a.res,

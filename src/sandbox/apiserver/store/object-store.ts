@@ -194,6 +194,7 @@ export class ObjectStore {
 
     stampNew(rt, obj, namespace, { random: this.options.random, now: this.options.clock.now() });
     this.applyDefaults(rt, obj, undefined);
+    options.admit?.({ operation: 'CREATE', object: obj });
     if (options.dryRun) return deepFreeze(obj);
     return this.commit(rt, key, namespace, obj, 'ADDED', undefined);
   }
@@ -256,6 +257,7 @@ export class ObjectStore {
     const old = this.collection(rt).get(key);
     if (!old) throw notFound(rt, name);
     checkPreconditions(rt, name, old, options.preconditions);
+    options.admit?.({ operation: 'DELETE', oldObject: old });
     const storageId = storageIdOf(rt);
     if (storageId === NAMESPACES && UNDELETABLE_NAMESPACES.has(name)) {
       throw forbidden(rt, name, 'this namespace may not be deleted');
@@ -290,7 +292,10 @@ export class ObjectStore {
     const { items } = this.list(rt, { ...options, limit: 0, continue: undefined });
     return items.map(
       (o) =>
-        this.delete(rt, o.metadata?.namespace, o.metadata?.name ?? '', { dryRun: options.dryRun }).object,
+        this.delete(rt, o.metadata?.namespace, o.metadata?.name ?? '', {
+          dryRun: options.dryRun,
+          ...(options.admit ? { admit: options.admit } : {}),
+        }).object,
     );
   }
 
@@ -401,6 +406,7 @@ export class ObjectStore {
       meta.generation = (typeof oldMeta.generation === 'number' ? oldMeta.generation : 0) + 1;
     }
     meta.resourceVersion = oldMeta.resourceVersion;
+    options.admit?.({ operation: 'UPDATE', object: result, oldObject: old });
     if (jsonEqual(result, old)) return old;
     if (options.dryRun) return deepFreeze(result);
     const finalizers = Array.isArray(meta.finalizers) ? meta.finalizers : [];
@@ -424,10 +430,11 @@ export class ObjectStore {
     next: JsonObject,
     options: WriteOptions,
   ): KubeObject {
-    if (jsonEqual(next.status, old.status)) return old;
     const result: JsonObject = { ...old, metadata: { ...old.metadata } };
     if (next.status === undefined) delete result.status;
     else result.status = next.status;
+    options.admit?.({ operation: 'UPDATE', object: result, oldObject: old });
+    if (jsonEqual(result.status, old.status)) return old;
     if (options.dryRun) return deepFreeze(result);
     return this.commit(rt, key, namespace, result, 'MODIFIED', old);
   }
