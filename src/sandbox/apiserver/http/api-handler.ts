@@ -25,17 +25,20 @@ import {
 import { parseRequestInfo, type RequestInfo } from './request-info.js';
 import type { RequestStats } from './request-stats.js';
 import {
-  handleCreate,
-  handleDelete,
-  handleDeleteCollection,
   handleGet,
   handleList,
-  handlePatch,
-  handleUpdate,
   handleWatch,
   type ApiRequest,
   type HandlerContext,
 } from './resource-handlers.js';
+import {
+  handleCreate,
+  handleDelete,
+  handleDeleteCollection,
+  handlePatch,
+  handleUpdate,
+} from './write-handlers.js';
+import { isPrettyPrint } from './query-params.js';
 import { sendStatus } from './respond.js';
 import { handleScale } from './scale.js';
 
@@ -203,5 +206,6 @@ async function handle(
   const rt = resolve(deps, info);
   // The namespaces resource carries its own name as namespace (for RBAC); storage sees it as cluster-scoped.
   const scoped: RequestInfo = rt.namespaced ? info : { ...info, namespace: '' };
-  await dispatch(ctx, { req, res, info: scoped, query, rt, user, accept });
+  const pretty = isPrettyPrint(query, req.headers['user-agent']);
+  await dispatch(ctx, { req, res, info: scoped, query, rt, user, accept, pretty, warnings: [] });
 }

@@ -140,7 +140,7 @@ export function invalid(
     details: {
       ...(name ? { name } : {}),
       ...(group ? { group } : {}),
-      kind,
+      ...(kind ? { kind } : {}),
       causes: causes.map((c) => ({
         reason: c.type ?? 'FieldValueInvalid',
         message: c.message,

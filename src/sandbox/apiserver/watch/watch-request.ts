@@ -1,5 +1,5 @@
 import type { KubeObject } from '../kube-object.js';
-import type { Rendering } from '../http/negotiation.js';
+import type { Rendering } from '../http/output.js';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
 import type { FieldSelector } from '../selectors/field-selector.js';
 import type { LabelSelector } from '../selectors/label-selector.js';
