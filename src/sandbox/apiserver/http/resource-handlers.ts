@@ -5,7 +5,6 @@ import type { UserInfo } from '../auth/identity.js';
 import type { RbacAuthorizer } from '../auth/rbac-authorizer.js';
 import { toJson, type KubeObject } from '../kube-object.js';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
-import { parseFieldSelector } from '../selectors/field-selector.js';
 import { parseLabelSelector } from '../selectors/label-selector.js';
 import { invalid } from '../status/api-status-error.js';
 import type { ObjectStore } from '../store/object-store.js';
@@ -116,6 +115,7 @@ export function handleList(ctx: HandlerContext, a: ApiRequest): void {
   const listMeta = {
     resourceVersion: result.resourceVersion,
     ...(result.continue ? { continue: result.continue } : {}),
+    ...(result.remainingItemCount !== undefined ? { remainingItemCount: result.remainingItemCount } : {}),
   };
   const { rendering } = output;
   let json: string;
@@ -180,7 +180,7 @@ export function handleWatch(ctx: HandlerContext, a: ApiRequest): void {
       resourceType: rt,
       namespace: info.namespace,
       labelSelector: parseLabelSelector(p.labelSelector || undefined),
-      fieldSelector: parseFieldSelector(fieldSelector, ctx.store.fieldGetters(rt)),
+      fieldSelector: ctx.store.fieldSelector(rt, fieldSelector),
       rendering: output.rendering,
       allowBookmarks: p.allowWatchBookmarks,
       ...(p.timeoutSeconds !== undefined && p.timeoutSeconds > 0

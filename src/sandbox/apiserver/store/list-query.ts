@@ -20,6 +20,8 @@ export interface ListPage {
   readonly items: KubeObject[];
   readonly resourceVersion: number;
   readonly continueToken?: string;
+  /** Items after this page (lists without selectors only). */
+  readonly remainingItemCount?: number;
 }
 
 interface ContinuePosition {
@@ -143,7 +145,14 @@ export function listPage(
     lastKey = key;
   }
   const more = items.length >= limit && (i < end || j < extras.length);
-  return more
-    ? { items, resourceVersion: snapshotRv, continueToken: encodeContinue(snapshotRv, lastKey) }
-    : { items, resourceVersion: snapshotRv };
+  if (!more) return { items, resourceVersion: snapshotRv };
+  const page = { items, resourceVersion: snapshotRv, continueToken: encodeContinue(snapshotRv, lastKey) };
+  // apiserver pkg/storage/etcd3/store.go GetList: the count of what is left, only without selectors.
+  if (!query.labelSelector.empty || !query.fieldSelector.empty) return page;
+  let remaining = 0;
+  for (const key of new Set([...keys.slice(i, end), ...extras.slice(j)])) {
+    if (nsPrefix && !key.startsWith(nsPrefix)) continue;
+    if (overlay?.has(key) ? overlay.get(key) : collection.get(key)) remaining++;
+  }
+  return { ...page, remainingItemCount: remaining };
 }

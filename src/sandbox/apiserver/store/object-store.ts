@@ -11,7 +11,7 @@ import { applyPatch, type PatchType } from '../patch/apply-patch.js';
 import { crdProblems, crdResourceTypes, crdStatus, syncCrdRegistration } from '../registry/crd-kinds.js';
 import type { ResourceRef, ResourceRegistry } from '../registry/resource-registry.js';
 import { apiVersionOf, storageIdOf, type FieldGetter, type ResourceType } from '../registry/resource-type.js';
-import { parseFieldSelector } from '../selectors/field-selector.js';
+import { parseFieldSelector, type FieldSelector } from '../selectors/field-selector.js';
 import { parseLabelSelector } from '../selectors/label-selector.js';
 import {
   alreadyExists,
@@ -107,13 +107,30 @@ export class ObjectStore {
     return this.registry.resolve(ref);
   }
 
-  /** The fields a field selector may use for this kind. */
+  /**
+   * The fields a field selector may use for this kind (kubernetes pkg/apis/core/v1/conversion.go and
+   * apimachinery pkg/runtime/conversion.go DefaultMetaV1FieldSelectorConversion): kinds with their own
+   * field labels accept exactly those plus `metadata.name` (and `metadata.namespace` when namespaced);
+   * the others accept the two metadata fields.
+   */
   fieldGetters(rt: ResourceType): Record<string, FieldGetter> {
     return {
       'metadata.name': (o) => o.metadata?.name ?? '',
-      'metadata.namespace': (o) => o.metadata?.namespace ?? '',
+      ...(rt.namespaced || Object.keys(rt.fieldLabels).length === 0
+        ? { 'metadata.namespace': (o: KubeObject) => o.metadata?.namespace ?? '' }
+        : {}),
       ...rt.fieldLabels,
     };
+  }
+
+  /** Parses a field selector for this kind, refusing unknown fields with the kind's own message. */
+  fieldSelector(rt: ResourceType, input: string | undefined): FieldSelector {
+    const custom = Object.keys(rt.fieldLabels).length > 0;
+    return parseFieldSelector(input, this.fieldGetters(rt), (label) =>
+      custom
+        ? `field label not supported: ${label}`
+        : `"${label}" is not a known field selector: only "metadata.name", "metadata.namespace"`,
+    );
   }
 
   get(ref: ResourceRef, namespace: string | undefined, name: string): KubeObject | undefined {
@@ -137,7 +154,7 @@ export class ObjectStore {
         : options.labelSelector;
     const fieldSelector =
       typeof options.fieldSelector === 'string' || options.fieldSelector === undefined
-        ? parseFieldSelector(options.fieldSelector, this.fieldGetters(rt))
+        ? this.fieldSelector(rt, options.fieldSelector)
         : options.fieldSelector;
     const exact = this.exactListRevision(options);
     const page = listPage(this.collection(rt), this.log, storageIdOf(rt), this.rv, {
@@ -153,6 +170,7 @@ export class ObjectStore {
       items: page.items.map((o) => this.served(rt, o)!),
       resourceVersion: String(page.resourceVersion),
       ...(page.continueToken ? { continue: page.continueToken } : {}),
+      ...(page.remainingItemCount !== undefined ? { remainingItemCount: page.remainingItemCount } : {}),
     };
   }
 

@@ -30,6 +30,7 @@ export interface ListResult {
   readonly items: readonly KubeObject[];
   readonly resourceVersion: string;
   readonly continue?: string;
+  readonly remainingItemCount?: number;
 }
 
 /**
