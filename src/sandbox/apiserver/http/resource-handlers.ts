@@ -3,6 +3,7 @@ import type { Clock } from '../../../clock/index.js';
 import { admitNodeRestriction } from '../admission/node-restriction.js';
 import type { UserInfo } from '../auth/identity.js';
 import type { RbacAuthorizer } from '../auth/rbac-authorizer.js';
+import type { ServiceAccountTokens } from '../auth/service-account-tokens.js';
 import { toJson, type KubeObject } from '../kube-object.js';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
 import { parseLabelSelector } from '../selectors/label-selector.js';
@@ -20,6 +21,8 @@ import { sendJson, warningHeaders } from './respond.js';
 
 export interface HandlerContext {
   readonly store: ObjectStore;
+  /** Issues bound service account tokens (TokenRequest). */
+  readonly tokens: ServiceAccountTokens;
   readonly watches: WatchHub;
   readonly clock: Clock;
   readonly authorizer: RbacAuthorizer;
