@@ -8,7 +8,6 @@ import { parseScenario, type Scenario, type ScenarioInput } from '../scenarios/i
 import { startAwsAccount } from './boot/aws-account.js';
 import { seedClusters } from './boot/seed-clusters.js';
 import { twinIdentities, withNodeIdentity, type TwinIdentities } from './boot/identities.js';
-import { controllerIdentities } from './boot/controller-rbac.js';
 import { initialConfigs } from './boot/initial-configs.js';
 import { writeTwinFiles } from './boot/twin-files.js';
 import { EventRecorder } from './events/event-recorder.js';
@@ -111,7 +110,9 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
   const layout = planClusterLayout(scenario, fork(random), counts);
   const version = distroVersion(scenario.distribution, scenario.kubernetesVersion);
   const initialIdentities = twinIdentities(fork(random));
-  const saIdentities = controllerIdentities(fork(random));
+  // Controllers get their service account tokens from TokenRequest; this draw (once static tokens) stays
+  // so a seed gives the same uids and names as before.
+  fork(random);
   const cleanups: (() => Promise<void> | void)[] = [];
   const closeAll = async (): Promise<void> => {
     for (const c of cleanups.splice(0).reverse()) {
@@ -128,7 +129,7 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
     const downstream = await startKubeApiServer({
       clock,
       random: fork(random),
-      identities: [initialIdentities.admin, initialIdentities.kcm, initialIdentities.ccm, ...saIdentities],
+      identities: [initialIdentities.admin, initialIdentities.kcm, initialIdentities.ccm],
       watchWindow: Math.max(10_000, layout.instances.length * 20),
     });
     cleanups.push(() => downstream.close());
@@ -179,9 +180,6 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
           'kube-controller-manager': initialIdentities.kcm.token,
           'cloud-controller-manager': initialIdentities.ccm.token,
         },
-        serviceAccountTokens: new Map(
-          saIdentities.map((i) => [i.user.slice('system:serviceaccount:kube-system:'.length), i.token]),
-        ),
         aws,
         clock,
         random: fork(random),

@@ -257,6 +257,54 @@ describe.each(TWINS)('kubernetes-client 9 against the %s twin', (scenario) => {
     expect(unsupported.statusCode).toBe(415);
   });
 
+  it('keeps managedFields: apply owns its configuration, updates take fields over, conflicts need force', async () => {
+    const path = `${cms}/applied`;
+    const applied = await client.raw({ method: 'GET', pathname: path });
+    expect(at(applied.body, 'metadata.managedFields')).toEqual([
+      {
+        manager: 'conformance',
+        operation: 'Apply',
+        apiVersion: 'v1',
+        time: expect.any(String),
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:data': { '.': {}, 'f:k': {} } },
+      },
+    ]);
+    const edited = await client.raw({
+      method: 'PATCH',
+      pathname: path,
+      qs: { fieldManager: 'editor' },
+      body: { data: { k: 'edited' } },
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+    });
+    const entries = at(edited.body, 'metadata.managedFields') as { manager: string; fieldsV1: unknown }[];
+    expect(entries.map((e) => [e.manager, e.fieldsV1])).toEqual([
+      ['conformance', { 'f:data': { '.': {} } }],
+      ['editor', { 'f:data': { 'f:k': {} } }],
+    ]);
+    const config = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n  k: v2\n';
+    const apply = (qs: Record<string, string>) =>
+      client.raw({
+        method: 'PATCH',
+        pathname: path,
+        body: config,
+        qs,
+        headers: { 'Content-Type': 'application/apply-patch+yaml' },
+      });
+    const conflict = await apply({ fieldManager: 'conformance' });
+    expect(conflict.body).toMatchObject({
+      code: 409,
+      reason: 'Conflict',
+      details: { causes: [{ reason: 'FieldManagerConflict', field: '.data.k' }] },
+    });
+    expect(at(conflict.body, 'message')).toMatch(
+      /^Apply failed with 1 conflict: conflict with "editor" using v1 at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ: \.data\.k$/,
+    );
+    const forced = await apply({ fieldManager: 'conformance', force: 'true' });
+    expect(forced.statusCode).toBe(200);
+    expect(at(forced.body, 'data')).toEqual({ k: 'v2' });
+  });
+
   it('writes status only through the status subresource', async () => {
     const svc = `/api/v1/namespaces/${NS}/services/web`;
     const ingress = { loadBalancer: { ingress: [{ hostname: 'lb.example' }] } };

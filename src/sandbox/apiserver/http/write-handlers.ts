@@ -1,15 +1,35 @@
 import { reviewAccess } from '../auth/access-review.js';
-import { isJsonObject, toJson, type JsonObject, type KubeObject } from '../kube-object.js';
+import {
+  isJsonObject,
+  jsonEqual,
+  kubeTimestamp,
+  toJson,
+  type JsonObject,
+  type KubeObject,
+} from '../kube-object.js';
 import { patchTypeFor, type PatchType } from '../patch/apply-patch.js';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
 import { duplicateJsonFields, pruneUnknownFields, strictErrors } from '../schema/field-validation.js';
 import { kindSchema } from '../schema/kind-schema.js';
-import { badRequest, invalid, methodNotAllowed, successStatus } from '../status/api-status-error.js';
+import {
+  conflictMessage,
+  fieldPaths,
+  removePath,
+  updateManagedFields,
+  type ManagedFieldsEntry,
+} from '../schema/managed-fields.js';
+import {
+  ApiStatusError,
+  badRequest,
+  invalid,
+  methodNotAllowed,
+  successStatus,
+} from '../status/api-status-error.js';
 import type { Admit } from '../store/store-types.js';
 import { decodeBody, readBody } from './body.js';
 import { admission, outputOf, reply, type ApiRequest, type HandlerContext } from './resource-handlers.js';
 import { handleScale } from './scale.js';
-import { deleteDryRun, writeParams, type WriteParams } from './write-params.js';
+import { deleteDryRun, managerOrUserAgent, writeParams, type WriteParams } from './write-params.js';
 
 /**
  * Create, update, patch and delete (apiserver pkg/endpoints/handlers/{create,update,patch,delete}.go): output
@@ -110,13 +130,79 @@ function patchCheck(a: ApiRequest, params: WriteParams, type: PatchType, input: 
   };
 }
 
-/** Field checks first (they run as decoding does, before admission), then the admission chain. */
-function writeAdmission(ctx: HandlerContext, a: ApiRequest, check: FieldCheck): Admit {
+/**
+ * Field checks first (they run as decoding does, before admission), then managedFields, then the
+ * admission chain.
+ */
+function writeAdmission(
+  ctx: HandlerContext,
+  a: ApiRequest,
+  check: FieldCheck,
+  params: WriteParams,
+  applied?: unknown,
+): Admit {
   const admit = admission(ctx, a);
   return (change) => {
-    if (change.object) check(change.object, change.oldObject);
+    if (change.object) {
+      check(change.object, change.oldObject);
+      trackManagedFields(ctx, a, params, change.object, change.oldObject, applied);
+    }
     admit(change);
   };
+}
+
+/** Records who set what (managed-fields.ts); an Apply that would change others' fields is a 409. */
+function trackManagedFields(
+  ctx: HandlerContext,
+  a: ApiRequest,
+  params: WriteParams,
+  object: JsonObject,
+  old: KubeObject | undefined,
+  applied: unknown,
+): void {
+  const { rt } = a;
+  const schema = kindSchema(rt);
+  const subresource = a.info.subresource || undefined;
+  const options = { hasStatus: rt.subresources.includes('status'), ...(subresource ? { subresource } : {}) };
+  const before = old ? fieldPaths(old, schema, rt.patchSchema, options) : new Map<string, string>();
+  const after = fieldPaths(object, schema, rt.patchSchema, options);
+  const previous = (old?.metadata?.managedFields ?? []) as ManagedFieldsEntry[];
+  const isApply = applied !== undefined;
+  const { entries, conflicts, release } = updateManagedFields(previous, {
+    manager: isApply
+      ? params.fieldManager
+      : managerOrUserAgent(params.fieldManager, a.req.headers['user-agent']),
+    operation: isApply ? 'Apply' : 'Update',
+    ...(subresource ? { subresource } : {}),
+    apiVersion: apiVersionOf(rt),
+    time: kubeTimestamp(ctx.clock.now()),
+    before,
+    after,
+    ...(isApply
+      ? { applied: fieldPaths(applied as KubeObject, schema, rt.patchSchema, options), force: params.force }
+      : {}),
+  });
+  if (conflicts.length > 0) {
+    const { message, causes } = conflictMessage(conflicts);
+    throw new ApiStatusError({
+      message,
+      reason: 'Conflict',
+      details: { causes: causes.map((c) => ({ reason: 'FieldManagerConflict', ...c })) },
+      code: 409,
+    });
+  }
+  for (const p of release) removePath(object, p);
+  const meta = (isJsonObject(object.metadata) ? object.metadata : (object.metadata = {})) as JsonObject;
+  // Like avoidNoopTimestampUpdates: a write that changes no ownership keeps the stored entries as they were.
+  const unchanged =
+    release.length === 0 &&
+    jsonEqual(
+      entries.map((e) => ({ ...e, time: '' })),
+      previous.map((e) => ({ ...e, time: '' })),
+    );
+  if (unchanged && previous.length > 0) meta.managedFields = previous;
+  else if (entries.length > 0) meta.managedFields = entries;
+  else delete meta.managedFields;
 }
 
 export async function handleCreate(ctx: HandlerContext, a: ApiRequest): Promise<void> {
@@ -132,7 +218,7 @@ export async function handleCreate(ctx: HandlerContext, a: ApiRequest): Promise<
   const created = ctx.store.create(a.rt, input.value as KubeObject, {
     namespace: a.info.namespace,
     dryRun: params.dryRun,
-    admit: writeAdmission(ctx, a, bodyCheck(a, params, input.duplicates)),
+    admit: writeAdmission(ctx, a, bodyCheck(a, params, input.duplicates), params),
   });
   reply(a, output, 201, toJson(created));
 }
@@ -152,7 +238,7 @@ export async function handleUpdate(ctx: HandlerContext, a: ApiRequest): Promise<
     namespace: a.info.namespace,
     name: a.info.name,
     dryRun: params.dryRun,
-    admit: writeAdmission(ctx, a, bodyCheck(a, params, input.duplicates)),
+    admit: writeAdmission(ctx, a, bodyCheck(a, params, input.duplicates), params),
     ...(a.info.subresource === 'status' ? { subresource: 'status' as const } : {}),
   });
   reply(a, output, 200, toJson(updated));
@@ -168,7 +254,13 @@ export async function handlePatch(ctx: HandlerContext, a: ApiRequest): Promise<v
   if (type === 'apply' && !exists) ctx.authorize(a.info, a.user, 'create');
   const patched = ctx.store.patch(a.rt, a.info.namespace, a.info.name, type, input.value, {
     dryRun: params.dryRun,
-    admit: writeAdmission(ctx, a, patchCheck(a, params, type, input)),
+    admit: writeAdmission(
+      ctx,
+      a,
+      patchCheck(a, params, type, input),
+      params,
+      type === 'apply' ? input.value : undefined,
+    ),
     ...(a.info.subresource === 'status' ? { subresource: 'status' as const } : {}),
   });
   reply(a, output, exists ? 200 : 201, toJson(patched));
