@@ -428,6 +428,31 @@ describe.each(TWINS)('kubernetes-client 9 against the %s twin', (scenario) => {
     expect(pretty.text).toContain('\n  "kind": "ConfigMap"');
   });
 
+  it('watches as Tables: column definitions with the first event only', async () => {
+    const rv = String(
+      at((await client.raw({ method: 'GET', pathname: cms })).body, 'metadata.resourceVersion'),
+    );
+    const stream = await client.watch({
+      method: 'GET',
+      pathname: cms,
+      qs: { watch: '1', resourceVersion: rv },
+      headers: { Accept: 'application/json;as=Table;g=meta.k8s.io;v=v1' },
+    });
+    const first = nextEvent(stream, () => true);
+    await create('table-1');
+    const one = await first;
+    const second = nextEvent(stream, () => true);
+    await create('table-2');
+    const two = await second;
+    stream.destroy();
+    expect(at(one.object, 'kind')).toBe('Table');
+    expect((at(one.object, 'columnDefinitions') as unknown[]).length).toBeGreaterThan(0);
+    expect(at(two.object, 'columnDefinitions')).toBeNull();
+    expect(at(two.object, 'rows')).toEqual([
+      expect.objectContaining({ cells: expect.arrayContaining(['table-2']) }),
+    ]);
+  });
+
   it('refuses the kubelet identity on another node, as kubectl cordon and this client see it', async () => {
     const twin = harness.twin;
     const self = twin.identities.node.user.slice('system:node:'.length);

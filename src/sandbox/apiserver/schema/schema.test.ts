@@ -46,7 +46,8 @@ describe('field validation against the generated schemas', () => {
 
 describe('managedFields', () => {
   const svc = kind('Service');
-  const paths = (obj: Record<string, unknown>) => fieldPaths(obj, kindSchema(svc), svc.patchSchema, { hasStatus: true });
+  const paths = (obj: Record<string, unknown>) =>
+    fieldPaths(obj, kindSchema(svc), svc.patchSchema, { hasStatus: true });
 
   it('writes FieldsV1 with members for maps and keyed list items, skipping status and system metadata', () => {
     const fields = toFieldsV1(

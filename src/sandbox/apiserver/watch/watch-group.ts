@@ -21,6 +21,8 @@ export class Watcher {
    */
   own: Buffer[] | undefined = [];
   closed = false;
+  /** A Table stream whose first event (the one with column definitions) is still to be sent. */
+  needsHeaders = false;
   private readonly stop = new AbortController();
 
   constructor(
@@ -61,6 +63,8 @@ export class WatchGroup {
   readonly renderKey: string;
   /** Lines for every stream in the group since the last flush. */
   private turn: Buffer[] = [];
+  /** The turn's first line as a stream's first event renders it (Tables: with column definitions). */
+  private turnFirst: (() => Buffer) | undefined;
   /** Streams with lines of their own this turn. */
   private readonly solo = new Set<Watcher>();
 
@@ -81,24 +85,38 @@ export class WatchGroup {
     return eventTypeFor(this.request, e);
   }
 
-  /** Adds a new stream whose first lines are `replay`. */
+  /** Adds a new stream whose first lines are `replay` (already with headers when it is a Table). */
   join(w: Watcher, replay: Buffer[]): void {
     w.own = replay;
+    w.needsHeaders = this.request.rendering.kind === 'table' && replay.length === 0;
     this.watchers.add(w);
     this.solo.add(w);
   }
 
-  /** A line every stream in the group gets. */
-  push(line: Buffer): void {
+  /** A line every stream in the group gets; `first` renders it as a stream's first event. */
+  push(line: Buffer, first?: () => Buffer): void {
+    if (this.turn.length === 0) this.turnFirst = first;
     this.turn.push(line);
-    for (const w of this.solo) w.own?.push(line);
+    for (const w of this.solo) w.own?.push(this.firstFor(w, line, first));
+  }
+
+  private firstFor(w: Watcher, line: Buffer, first: (() => Buffer) | undefined): Buffer {
+    if (!w.needsHeaders || !first) return line;
+    w.needsHeaders = false;
+    return first();
+  }
+
+  /** A turn's lines as `w` is to get them. */
+  private turnFor(w: Watcher, turn = this.turn, first = this.turnFirst): Buffer[] {
+    if (!w.needsHeaders || turn.length === 0) return turn;
+    return [this.firstFor(w, turn[0]!, first), ...turn.slice(1)];
   }
 
   /** A line for one stream only, after whatever the group has queued for it this turn. */
   pushOwn(w: Watcher, line: Buffer): void {
     if (w.closed) return;
     if (!w.own) {
-      w.own = [...this.turn];
+      w.own = [...this.turnFor(w)];
       this.solo.add(w);
     }
     w.own.push(line);
@@ -107,10 +125,16 @@ export class WatchGroup {
   /** Writes this turn's lines to every stream, closing those that are gone or too slow. */
   flush(): void {
     const shared = joined(this.turn);
+    const { turn, turnFirst } = this;
     this.turn = [];
+    this.turnFirst = undefined;
     this.solo.clear();
     for (const w of [...this.watchers]) {
-      const data = w.own ? joined(w.own) : shared;
+      const data = w.own
+        ? joined(w.own)
+        : w.needsHeaders && turn.length > 0
+          ? joined(this.turnFor(w, turn, turnFirst))
+          : shared;
       w.own = undefined;
       if (!data) continue;
       const sent = w.send(data);
@@ -121,7 +145,7 @@ export class WatchGroup {
   /** Ends one stream; a clean end first sends what was queued for it. */
   close(w: Watcher, clean: boolean): void {
     if (w.closed || !this.watchers.has(w)) return;
-    const rest = joined(w.own ?? this.turn);
+    const rest = joined(w.own ?? this.turnFor(w));
     this.watchers.delete(w);
     this.solo.delete(w);
     w.own = undefined;

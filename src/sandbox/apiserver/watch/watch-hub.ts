@@ -65,13 +65,15 @@ export class WatchHub {
         labelSelector: request.labelSelector,
         fieldSelector: request.fieldSelector,
       });
-      for (const obj of items) replay.push(this.lines.line('ADDED', obj, request, group.renderKey));
+      for (const obj of items)
+        replay.push(this.lines.line('ADDED', obj, request, group.renderKey, replay.length === 0));
       if (start.initialEventsEnd) replay.push(this.bookmarkLine(request, true));
     } else if (start.from === 'rv') {
       try {
         for (const event of this.store.eventsSince(rt, start.rv)) {
           const type = eventTypeFor(request, event);
-          if (type) replay.push(this.lines.line(type, event.object, request, group.renderKey));
+          if (type)
+            replay.push(this.lines.line(type, event.object, request, group.renderKey, replay.length === 0));
         }
       } catch (err) {
         expired = (err as { status?: KubeStatus }).status;
@@ -137,7 +139,9 @@ export class WatchHub {
     for (const g of groups.values()) {
       const type = g.typeFor(e);
       if (!type) continue;
-      g.push(this.lines.line(type, e.object, g.request, g.renderKey));
+      g.push(this.lines.line(type, e.object, g.request, g.renderKey), () =>
+        this.lines.line(type, e.object, g.request, g.renderKey, true),
+      );
       this.markDirty(g);
     }
   }
