@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock/index.js';
-import type { KubeApi } from '../cloud-controllers/kube-api.js';
+import { KubeCallError, toKubeCallError, type KubeApi } from '../cloud-controllers/kube-api.js';
 
 /**
  * The token a controller acts with under --use-service-account-credentials, as controller-manager
@@ -24,9 +24,13 @@ export function serviceAccountTokenSource(
         cached = { token, refreshAt: clock.now() + lifetimeMs * 0.8 };
         return token;
       } catch (error) {
-        throw new Error(`failed to get token for ${namespace}/${name}: ${(error as Error).message}`, {
-          cause: error,
-        });
+        const e = toKubeCallError(error, 'token request');
+        throw new KubeCallError(
+          `failed to get token for ${namespace}/${name}: ${e.message}`,
+          e.status,
+          e.reason,
+          error,
+        );
       } finally {
         pending = undefined;
       }
