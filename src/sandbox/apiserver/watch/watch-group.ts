@@ -13,6 +13,20 @@ function joined(lines: readonly Buffer[]): Buffer | undefined {
   return Buffer.concat(lines);
 }
 
+const CRLF = Buffer.from('\r\n');
+
+/**
+ * A turn's lines shared by a group's streams, framed once as an HTTP/1.1 chunk (`<hex size>\r\n<data>\r\n`,
+ * what Node's chunked encoding writes for each `res.write`).
+ */
+export class Frame {
+  readonly chunk: Buffer;
+
+  constructor(readonly body: Buffer) {
+    this.chunk = Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, CRLF]);
+  }
+}
+
 /** One watch stream. */
 export class Watcher {
   /**
@@ -39,9 +53,15 @@ export class Watcher {
    * Queues `data` on the socket without waiting for it to drain. 'slow' when the client has fallen too
    * far behind, 'gone' when the connection is already closed.
    */
-  send(data: Buffer): 'ok' | 'slow' | 'gone' {
+  send(data: Buffer | Frame): 'ok' | 'slow' | 'gone' {
     if (this.res.destroyed) return 'gone';
-    this.res.write(data);
+    const socket = this.res.socket;
+    if (data instanceof Frame && socket && !socket.destroyed) {
+      // The group framed this turn's chunk once; writing it to the socket skips per-stream chunk framing.
+      socket.write(data.chunk);
+      return socket.writableLength > MAX_BUFFERED_BYTES ? 'slow' : 'ok';
+    }
+    this.res.write(data instanceof Frame ? data.body : data);
     return this.res.writableLength > MAX_BUFFERED_BYTES ? 'slow' : 'ok';
   }
 
@@ -124,7 +144,8 @@ export class WatchGroup {
 
   /** Writes this turn's lines to every stream, closing those that are gone or too slow. */
   flush(): void {
-    const shared = joined(this.turn);
+    const body = joined(this.turn);
+    const shared = body && this.watchers.size > 1 ? new Frame(body) : body;
     const { turn, turnFirst } = this;
     this.turn = [];
     this.turnFirst = undefined;
