@@ -590,7 +590,8 @@ async function fanOutWithoutSockets(): Promise<Record<string, number>> {
       on: () => stub,
       cork: () => undefined,
       uncork: () => undefined,
-      socket: { setNoDelay: () => undefined },
+      // Shared turns go to the socket as one pre-framed chunk; a stream's own lines through write().
+      socket: { setNoDelay: () => undefined, write: () => ++writes > 0, destroyed: false, writableLength: 0 },
     },
     write: () => ++writes > 0,
     destroyed: false,
