@@ -14,7 +14,8 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
+          // test/conformance: independent clients against every twin kind (CI runs them through `npm test`).
+          include: ['test/integration/**/*.test.ts', 'test/conformance/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           pool: 'forks',

@@ -2,7 +2,8 @@
 // throughput as the admin (no RBAC) and as the controller manager (RBAC), GETs on a new connection each
 // (client-node 1.4's pattern: the TLS handshake cost), watch fan-out lag and server/client CPU per update,
 // resident memory, and the in-process cost of one RBAC decision. The server runs on the main thread;
-// clients run in a worker thread so the server keeps its core. Run: `npx tsx bench/run.ts apiserver`.
+// clients run in a worker thread so the server keeps its core; the watch lag is also measured with the
+// clients in a child process, so the server's share of it is known. Run: `npx tsx bench/run.ts apiserver`.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +24,14 @@ import { storeRbacSource } from '../src/sandbox/apiserver/auth/store-rbac-source
 import { RealClock, seededRandom } from '../src/clock/index.js';
 
 const CLIENT = String.raw`
-const { parentPort, workerData } = require('node:worker_threads');
+// The same client runs in a worker thread (parentPort) or in a child process (IPC), so the watch lag can be
+// read with the client sharing the server's process or not.
+const threads = require('node:worker_threads');
+const inChild = !threads.parentPort;
+const parentPort = inChild
+  ? { on: (e, f) => process.on(e, f), postMessage: (m) => process.send(m) }
+  : threads.parentPort;
+const workerData = inChild ? JSON.parse(process.env.APISERVER_BENCH_CLIENT) : threads.workerData;
 const https = require('node:https');
 const http = require('node:http');
 const { url, token, ca } = workerData;
@@ -164,30 +172,42 @@ interface Client {
   close(): Promise<void>;
 }
 
-function startClient(server: KubeApiServer): Client {
+/** Where the bench's clients run: a worker thread of the server's process, or a process of their own. */
+type ClientPlace = 'worker-thread' | 'child-process';
+
+function startClient(server: KubeApiServer, place: ClientPlace = 'worker-thread'): Client {
   const admin = server.identities()[0]!;
-  const worker = new Worker(CLIENT, {
-    eval: true,
-    workerData: { url: server.url, token: admin.token, ca: server.certificateAuthority },
-  });
+  const data = { url: server.url, token: admin.token, ca: server.certificateAuthority };
+  const port =
+    place === 'worker-thread'
+      ? new Worker(CLIENT, { eval: true, workerData: data })
+      : spawn(process.execPath, ['-e', CLIENT], {
+          env: { ...process.env, APISERVER_BENCH_CLIENT: JSON.stringify(data) },
+          stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        });
+  const send = (m: Record<string, unknown>): void => {
+    if (port instanceof Worker) port.postMessage(m);
+    else port.send(m);
+  };
   return {
     call<T>(message: Record<string, unknown>, onReady?: () => void): Promise<T> {
       return new Promise((resolve, reject) => {
         const onMessage = (m: { type: string; value?: T }): void => {
           if (m.type === 'ready') onReady?.();
           if (m.type === 'result') {
-            worker.off('message', onMessage);
+            port.off('message', onMessage);
             resolve(m.value as T);
           }
         };
-        worker.on('message', onMessage);
-        worker.once('error', reject);
-        worker.postMessage(message);
+        port.on('message', onMessage);
+        port.once('error', reject);
+        send(message);
       });
     },
     close: async () => {
-      worker.postMessage({ type: 'exit' });
-      await new Promise((r) => worker.once('exit', r));
+      const exited = new Promise((r) => port.once('exit', r));
+      send({ type: 'exit' });
+      await exited;
     },
   };
 }
@@ -377,66 +397,20 @@ async function runScale(
         errors: fresh.errors,
       };
     }
-    const watchers = 100;
-    const rate = 1000;
-    const seconds = 4;
-    const expected = rate * seconds;
     let peakRss = process.memoryUsage().rss;
-    const sent = { n: 0, achievedPerSecond: 0, cpuSeconds: 0, wallSeconds: 0 };
-    const result = await client.call<{ lags: number[]; perWatcher: number[]; clientCpuSeconds: number }>(
-      { type: 'watch', count: watchers, rv: store.resourceVersion, expected },
-      () => {
-        void (async () => {
-          const start = performance.now();
-          const cpu0 = serverThreadCpuSeconds();
-          while (sent.n < expected) {
-            const due = Math.min(expected, Math.floor(((performance.now() - start) / 1000) * rate) + 1);
-            for (; sent.n < due; sent.n++) {
-              const name = nodeName(sent.n % nodes);
-              const at = performance.timeOrigin + performance.now();
-              store.patch(
-                'v1/nodes',
-                undefined,
-                name,
-                'merge',
-                {
-                  status: {
-                    conditions: [
-                      { type: 'Ready', status: 'True', reason: 'KubeletReady', message: `sent=${at}` },
-                    ],
-                  },
-                },
-                { subresource: 'status' },
-              );
-            }
-            peakRss = Math.max(peakRss, process.memoryUsage().rss);
-            await new Promise((r) => setTimeout(r, 5));
-          }
-          sent.wallSeconds = (performance.now() - start) / 1000;
-          sent.achievedPerSecond = round(expected / sent.wallSeconds);
-          sent.cpuSeconds = serverThreadCpuSeconds() - cpu0;
-        })();
-      },
-    );
-    const lags = result.lags.sort((a, b) => a - b);
-    out.watchFanOut = {
-      watchers,
-      updatesPerSecond: { target: rate, achieved: sent.achievedPerSecond },
-      everyWatcherGotEveryUpdate: result.perWatcher.every((c) => c === expected),
-      eventsDelivered: lags.length,
-      lagMs: {
-        p50: round(percentile(lags, 50)),
-        p99: round(percentile(lags, 99)),
-        max: round(lags[lags.length - 1] ?? NaN),
-      },
-      serverThreadBusyWhileUpdating: round(sent.cpuSeconds / sent.wallSeconds, 2),
-      // Server-thread CPU per update (patch + fan-out to every watcher), and the core share 1,000/s would take.
-      serverCpuMsPerUpdate: round((sent.cpuSeconds * 1000) / expected, 3),
-      projectedCoreShareAtTargetRate: round((sent.cpuSeconds / expected) * rate, 2),
-      // The one client thread decodes every watcher's stream: when it saturates, lag is the client's.
-      clientCpuMsPerUpdate: round((result.clientCpuSeconds * 1000) / expected, 3),
-      bytesPerEvent: Buffer.byteLength(JSON.stringify(store.get('v1/nodes', undefined, 'node-00000'))),
-    };
+    const watchFanOut: Record<string, unknown> = {};
+    for (const place of ['worker-thread', 'child-process'] as const) {
+      const clients = place === 'worker-thread' ? client : startClient(server, place);
+      try {
+        const figure = await watchLag(server, nodes, clients);
+        peakRss = Math.max(peakRss, figure.peakRss);
+        watchFanOut[place === 'worker-thread' ? 'clientsInServerProcess' : 'clientsInChildProcess'] =
+          figure.out;
+      } finally {
+        if (clients !== client) await clients.close();
+      }
+    }
+    out.watchFanOut = watchFanOut;
     out.memoryMiB = {
       rssAfterSeed: Math.round(rssAfterSeed / 2 ** 20),
       heapUsedAfterSeed: Math.round(heapAfterSeed / 2 ** 20),
@@ -447,6 +421,79 @@ async function runScale(
     await client.close();
     await server.close();
   }
+}
+
+/**
+ * 100 watchers from one RV while node statuses are patched at 1,000/s for 4 s: each event carries its send
+ * time, so every delivery gives a lag. Reports the server thread's and the client's CPU per update.
+ */
+async function watchLag(
+  server: KubeApiServer,
+  nodes: number,
+  client: Client,
+): Promise<{ out: Record<string, unknown>; peakRss: number }> {
+  const watchers = 100;
+  const rate = 1000;
+  const seconds = 4;
+  const expected = rate * seconds;
+  let peakRss = process.memoryUsage().rss;
+  const store = server.store;
+  const sent = { n: 0, achievedPerSecond: 0, cpuSeconds: 0, wallSeconds: 0 };
+  const result = await client.call<{ lags: number[]; perWatcher: number[]; clientCpuSeconds: number }>(
+    { type: 'watch', count: watchers, rv: store.resourceVersion, expected },
+    () => {
+      void (async () => {
+        const start = performance.now();
+        const cpu0 = serverThreadCpuSeconds();
+        while (sent.n < expected) {
+          const due = Math.min(expected, Math.floor(((performance.now() - start) / 1000) * rate) + 1);
+          for (; sent.n < due; sent.n++) {
+            const name = nodeName(sent.n % nodes);
+            const at = performance.timeOrigin + performance.now();
+            store.patch(
+              'v1/nodes',
+              undefined,
+              name,
+              'merge',
+              {
+                status: {
+                  conditions: [
+                    { type: 'Ready', status: 'True', reason: 'KubeletReady', message: `sent=${at}` },
+                  ],
+                },
+              },
+              { subresource: 'status' },
+            );
+          }
+          peakRss = Math.max(peakRss, process.memoryUsage.rss());
+          await new Promise((r) => setTimeout(r, 5));
+        }
+        sent.wallSeconds = (performance.now() - start) / 1000;
+        sent.achievedPerSecond = round(expected / sent.wallSeconds);
+        sent.cpuSeconds = serverThreadCpuSeconds() - cpu0;
+      })();
+    },
+  );
+  const lags = result.lags.sort((a, b) => a - b);
+  const out = {
+    watchers,
+    updatesPerSecond: { target: rate, achieved: sent.achievedPerSecond },
+    everyWatcherGotEveryUpdate: result.perWatcher.every((c) => c === expected),
+    eventsDelivered: lags.length,
+    lagMs: {
+      p50: round(percentile(lags, 50)),
+      p99: round(percentile(lags, 99)),
+      max: round(lags[lags.length - 1] ?? NaN),
+    },
+    serverThreadBusyWhileUpdating: round(sent.cpuSeconds / sent.wallSeconds, 2),
+    // Server-thread CPU per update (patch + fan-out to every watcher), and the core share 1,000/s would take.
+    serverCpuMsPerUpdate: round((sent.cpuSeconds * 1000) / expected, 3),
+    projectedCoreShareAtTargetRate: round((sent.cpuSeconds / expected) * rate, 2),
+    // The one client thread decodes every watcher's stream: when it saturates, lag is the client's.
+    clientCpuMsPerUpdate: round((result.clientCpuSeconds * 1000) / expected, 3),
+    bytesPerEvent: Buffer.byteLength(JSON.stringify(store.get('v1/nodes', undefined, 'node-00000'))),
+  };
+  return { out, peakRss };
 }
 
 /** Runs one scale in a fresh process, so memory figures are not inflated by an earlier run. */
@@ -543,7 +590,8 @@ async function fanOutWithoutSockets(): Promise<Record<string, number>> {
       on: () => stub,
       cork: () => undefined,
       uncork: () => undefined,
-      socket: { setNoDelay: () => undefined },
+      // Shared turns go to the socket as one pre-framed chunk; a stream's own lines through write().
+      socket: { setNoDelay: () => undefined, write: () => ++writes > 0, destroyed: false, writableLength: 0 },
     },
     write: () => ++writes > 0,
     destroyed: false,
@@ -614,6 +662,8 @@ export async function run(): Promise<Record<string, unknown>> {
 
 if (process.env.APISERVER_BENCH_CHILD) {
   const { nodes, tls } = JSON.parse(process.env.APISERVER_BENCH_CHILD) as { nodes: number; tls: boolean };
-  process.stdout.write(JSON.stringify(await runScale(nodes, tls, { list: true, get: true })));
+  // APISERVER_BENCH_WATCH_ONLY=1 runs the watch phase alone (for `node --cpu-prof` of the server's share).
+  const all = !process.env.APISERVER_BENCH_WATCH_ONLY;
+  process.stdout.write(JSON.stringify(await runScale(nodes, tls, { list: all, get: all })));
   process.exit(0);
 }

@@ -11,6 +11,7 @@ export {
 export { writeKubeconfig, renderKubeconfig, type KubeconfigEntry } from './kubeconfig.js';
 export { DEFAULT_ADMIN, type Identity, type UserInfo } from './auth/identity.js';
 export { bootstrapRbac } from './auth/bootstrap-rbac.js';
+export { ServiceAccountTokens, DEFAULT_ISSUER, type TokenClaims } from './auth/service-account-tokens.js';
 export { forbiddenMessage, RbacAuthorizer, type Decision, type RbacSource } from './auth/rbac-authorizer.js';
 export type { RequestAttributes, PolicyRule, Subject } from './auth/rbac-rules.js';
 export {

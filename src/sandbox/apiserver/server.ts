@@ -7,6 +7,7 @@ import { InputError } from '../../errors/index.js';
 import { bootstrapRbac } from './auth/bootstrap-rbac.js';
 import { DEFAULT_ADMIN, TokenAuthenticator, type Identity } from './auth/identity.js';
 import { RbacAuthorizer } from './auth/rbac-authorizer.js';
+import { ServiceAccountTokens } from './auth/service-account-tokens.js';
 import { storeRbacSource } from './auth/store-rbac-source.js';
 import { Discovery } from './discovery/discovery.js';
 import { OpenApi } from './discovery/openapi.js';
@@ -70,6 +71,8 @@ export interface KubeApiServer {
   readonly store: ObjectStore;
   readonly registry: ResourceRegistry;
   readonly faults: FaultInjector;
+  /** Bound service account tokens: what TokenRequest issues, for in-process issuers (a kubelet's projected volume). */
+  readonly serviceAccountTokens: ServiceAccountTokens;
   /** The identities tokens are accepted for (the first is the admin when none were configured). */
   identities(): readonly Identity[];
   /** Accepts one more token from now on. */
@@ -187,7 +190,16 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
   seed(store, options);
 
   const identities: Identity[] = [...(options.identities?.length ? options.identities : [DEFAULT_ADMIN])];
-  const authenticator = new TokenAuthenticator(identities);
+  const tokens = new ServiceAccountTokens(clock, random);
+  const authenticator = new TokenAuthenticator(identities, (token) =>
+    tokens.authenticate(token, {
+      serviceAccount: (namespace, name) => store.get('v1/serviceaccounts', namespace, name),
+      object: (kind, namespace, name) =>
+        kind === 'Node'
+          ? store.get('v1/nodes', '', name)
+          : store.get(kind === 'Pod' ? 'v1/pods' : 'v1/secrets', namespace, name),
+    }),
+  );
   const authorizer = new RbacAuthorizer(storeRbacSource(store));
   const watches = new WatchHub(store, registry, clock, options.bookmarkIntervalMs ?? 60_000);
   const faults = new FaultInjector(random, (filter) => watches.drop(filter));
@@ -196,6 +208,7 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
   let address = '';
   const handler = createApiHandler({
     store,
+    tokens,
     registry,
     watches,
     clock,
@@ -274,6 +287,7 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     store,
     registry,
     faults,
+    serviceAccountTokens: tokens,
     identities: () => [...identities],
     addIdentity(identity) {
       identities.push(identity);

@@ -18,6 +18,11 @@ export interface KubeEndpoint {
   readonly token: string;
   /** PEM of the CA for https servers; TLS verification stays on. */
   readonly certificateAuthority?: string | undefined;
+  /**
+   * A token that changes (client-go's token source for --use-service-account-credentials): asked before
+   * every call, which then goes out with the token it returns instead of `token`.
+   */
+  readonly tokenSource?: () => Promise<string>;
 }
 
 /** A failed API call, reduced to what controllers branch on and print. */
@@ -65,20 +70,67 @@ const STRATEGIC = setHeaderOptions('Content-Type', PatchStrategy.StrategicMergeP
  * `clock.track` so virtual time never moves in the middle of a request, and errors become KubeCallError.
  */
 export class KubeApi {
-  readonly core: CoreV1Api;
+  core: CoreV1Api;
   private readonly clock: Clock;
+  private token: string;
 
-  constructor(endpoint: KubeEndpoint, clock: Clock) {
+  constructor(
+    private readonly endpoint: KubeEndpoint,
+    clock: Clock,
+  ) {
     this.core = makeKeepAliveApiClient(kubeConfigFor(endpoint), CoreV1Api);
     this.clock = clock;
+    this.token = endpoint.token;
   }
 
   private async call<T>(what: string, work: () => Promise<T>): Promise<T> {
     try {
+      await this.refreshToken();
       return await this.clock.track(work());
     } catch (error) {
       throw toKubeCallError(error, what);
     }
+  }
+
+  private async refreshToken(): Promise<void> {
+    if (!this.endpoint.tokenSource) return;
+    const token = await this.clock.track(this.endpoint.tokenSource());
+    if (token === this.token) return;
+    this.token = token;
+    this.core = makeKeepAliveApiClient(kubeConfigFor({ ...this.endpoint, token }), CoreV1Api);
+  }
+
+  /** getOrCreateServiceAccount (controller-manager pkg/clientbuilder): the account must exist to get a token. */
+  async ensureServiceAccount(namespace: string, name: string): Promise<void> {
+    try {
+      await this.call(`get serviceaccount ${namespace}/${name}`, () =>
+        this.core.readNamespacedServiceAccount({ namespace, name }),
+      );
+    } catch (error) {
+      if (!isKubeNotFound(error)) throw error;
+      await this.call(`create serviceaccount ${namespace}/${name}`, () =>
+        this.core.createNamespacedServiceAccount({ namespace, body: { metadata: { name, namespace } } }),
+      );
+    }
+  }
+
+  /** TokenRequest for a service account; returns the token and its lifetime in ms. */
+  async requestToken(
+    namespace: string,
+    name: string,
+    expirationSeconds: number,
+  ): Promise<{ token: string; lifetimeMs: number }> {
+    const tr = await this.call(`create token for ${namespace}/${name}`, () =>
+      this.core.createNamespacedServiceAccountToken({
+        namespace,
+        name,
+        body: { spec: { audiences: [], expirationSeconds } },
+      }),
+    );
+    return {
+      token: tr.status?.token ?? '',
+      lifetimeMs: (tr.spec.expirationSeconds ?? expirationSeconds) * 1000,
+    };
   }
 
   async listNodes(): Promise<V1Node[]> {

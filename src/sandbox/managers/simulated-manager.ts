@@ -31,6 +31,7 @@ import {
   CONTROLLER_SERVICE_ACCOUNTS,
   controllerDescriptors,
 } from './controller-descriptors.js';
+import { serviceAccountTokenSource } from './controller-tokens.js';
 import { managerIdentity } from './manager-identity.js';
 import { cloudControllerSettings, cloudProviderError } from './manager-settings.js';
 
@@ -44,9 +45,13 @@ export interface SimulatedManagerOptions {
   /**
    * Its own identity: KCM as user `system:kube-controller-manager`, CCM as the service account
    * `kube-system:cloud-controller-manager`. With --use-service-account-credentials, controllers act as
-   * `kube-system:<controller>` when `tokenFor` knows a token for it, else as the manager.
+   * `kube-system:<controller>`: with `requestTokens` each gets its token from TokenRequest as upstream's
+   * client builder does (controller-tokens.ts); else `tokenFor`'s token, or the manager's own.
    */
-  readonly kube: KubeEndpoint & { readonly tokenFor?: (serviceAccount: string) => string | undefined };
+  readonly kube: KubeEndpoint & {
+    readonly tokenFor?: (serviceAccount: string) => string | undefined;
+    readonly requestTokens?: boolean;
+  };
   /** The node's instance-role credentials (from IMDS), so the node role's IAM gaps bite as on AWS. */
   readonly aws: AwsEndpoint;
   readonly clock: Clock;
@@ -252,9 +257,19 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
     const record = (controller: string, action: string): void =>
       options.ledger.record({ controller, component, identity, time: clock.now(), action });
 
+    const tokenSources = new Map<string, () => Promise<string>>();
     const kubeFor = (logical: LogicalController): KubeApi => {
       if (!f.useServiceAccountCredentials) return kube;
-      const token = options.kube.tokenFor?.(CONTROLLER_SERVICE_ACCOUNTS[logical]);
+      const account = CONTROLLER_SERVICE_ACCOUNTS[logical];
+      if (options.kube.requestTokens) {
+        let source = tokenSources.get(account);
+        if (!source) {
+          source = serviceAccountTokenSource(kube, 'kube-system', account, clock);
+          tokenSources.set(account, source);
+        }
+        return new KubeApi({ ...options.kube, tokenSource: source }, clock);
+      }
+      const token = options.kube.tokenFor?.(account);
       return token ? new KubeApi({ ...options.kube, token }, clock) : kube;
     };
     const contextFor = (name: string, logical: LogicalController): ControllerContext => {

@@ -7,8 +7,7 @@ import { startKubeApiServer, type KubeApiServer } from '../apiserver/index.js';
 import { parseScenario, type Scenario, type ScenarioInput } from '../scenarios/index.js';
 import { startAwsAccount } from './boot/aws-account.js';
 import { seedClusters } from './boot/seed-clusters.js';
-import { twinIdentities, type TwinIdentities } from './boot/identities.js';
-import { controllerIdentities } from './boot/controller-rbac.js';
+import { twinIdentities, withNodeIdentity, type TwinIdentities } from './boot/identities.js';
 import { initialConfigs } from './boot/initial-configs.js';
 import { writeTwinFiles } from './boot/twin-files.js';
 import { replayUpgrade } from './boot/replay-upgrade.js';
@@ -113,8 +112,10 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
         };
   const layout = planClusterLayout(scenario, fork(random), counts);
   const version = distroVersion(scenario.distribution, scenario.kubernetesVersion);
-  const identities = twinIdentities(fork(random));
-  const saIdentities = controllerIdentities(fork(random));
+  const initialIdentities = twinIdentities(fork(random));
+  // Controllers get their service account tokens from TokenRequest; this draw (once static tokens) stays
+  // so a seed gives the same uids and names as before.
+  fork(random);
   const cleanups: (() => Promise<void> | void)[] = [];
   const closeAll = async (): Promise<void> => {
     for (const c of cleanups.splice(0).reverse()) {
@@ -139,13 +140,13 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       },
       clock,
       random: fork(random),
-      identities: [identities.admin, identities.kcm, identities.ccm, identities.node, ...saIdentities],
+      identities: [initialIdentities.admin, initialIdentities.kcm, initialIdentities.ccm],
       watchWindow: Math.max(10_000, layout.instances.length * 20),
     });
     cleanups.push(() => downstream.close());
     const management =
       scenario.distribution === 'rke2'
-        ? await startKubeApiServer({ clock, random: fork(random), identities: [identities.rancher] })
+        ? await startKubeApiServer({ clock, random: fork(random), identities: [initialIdentities.rancher] })
         : undefined;
     if (management) cleanups.push(() => management.close());
     const kube = new TwinKube(downstream.store, clock);
@@ -187,12 +188,9 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
         server: downstream.url,
         certificateAuthority: downstream.certificateAuthority,
         tokens: {
-          'kube-controller-manager': identities.kcm.token,
-          'cloud-controller-manager': identities.ccm.token,
+          'kube-controller-manager': initialIdentities.kcm.token,
+          'cloud-controller-manager': initialIdentities.ccm.token,
         },
-        serviceAccountTokens: new Map(
-          saIdentities.map((i) => [i.user.slice('system:serviceaccount:kube-system:'.length), i.token]),
-        ),
         aws,
         clock,
         random: fork(random),
@@ -322,6 +320,10 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       cleanups.push(() => driver.stop());
     }
 
+    // The `-node` context is the kubelet of the first machine (system:node:<its node name>), so the node
+    // authorizer's rules and NodeRestriction apply to it as to that kubelet's own credentials.
+    const identities = withNodeIdentity(initialIdentities, fleet.all()[0]?.nodeName);
+    downstream.addIdentity(identities.node);
     replayUpgrade({
       scenario,
       version,

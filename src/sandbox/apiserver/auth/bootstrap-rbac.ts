@@ -118,6 +118,10 @@ export function bootstrapRbac(): KubeObject[] {
       rule(['get', 'list', 'watch', 'create', 'delete'], [''], ['pods']),
       rule(['get', 'list', 'watch'], [''], ['services', 'endpoints', 'configmaps', 'secrets']),
       rule(['get', 'create', 'update', 'patch', 'delete'], ['coordination.k8s.io'], ['leases']),
+      // bootstrappolicy NodeRules: projected service account tokens (the Node authorizer narrows these to
+      // the accounts of the node's pods; the twin leaves that to NodeRestriction's pod binding check).
+      rule(['get'], [''], ['serviceaccounts']),
+      rule(['create'], [''], ['serviceaccounts/token']),
       EVENTS,
     ]),
     clusterRoleBinding('system:node', 'system:node', [group('system:nodes')]),

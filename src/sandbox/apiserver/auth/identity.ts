@@ -38,11 +38,20 @@ export function userInfoOf(identity: Identity): UserInfo {
 
 export type Authentication = { kind: 'user'; user: UserInfo } | { kind: 'anonymous' } | { kind: 'invalid' };
 
-/** Static bearer tokens (like `--token-auth-file`). A missing header is anonymous; an unknown token is invalid. */
+/** Another token authenticator in the union (bound service account tokens). */
+export type TokenFallback = (token: string) => UserInfo | 'invalid' | 'not-ours';
+
+/**
+ * Static bearer tokens (like `--token-auth-file`), then the fallback (the service account token
+ * authenticator). A missing header is anonymous; a token no authenticator accepts is invalid.
+ */
 export class TokenAuthenticator {
   private readonly byToken = new Map<string, UserInfo>();
 
-  constructor(identities: readonly Identity[]) {
+  constructor(
+    identities: readonly Identity[],
+    private readonly fallback?: TokenFallback,
+  ) {
     for (const i of identities) this.add(i);
   }
 
@@ -53,7 +62,12 @@ export class TokenAuthenticator {
   authenticate(authorization: string | undefined): Authentication {
     if (authorization === undefined || authorization === '') return { kind: 'anonymous' };
     const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    const user = m ? this.byToken.get(m[1]!) : undefined;
-    return user ? { kind: 'user', user } : { kind: 'invalid' };
+    if (!m) return { kind: 'invalid' };
+    const user = this.byToken.get(m[1]!);
+    if (user) return { kind: 'user', user };
+    const other = this.fallback?.(m[1]!);
+    return other && other !== 'invalid' && other !== 'not-ours'
+      ? { kind: 'user', user: other }
+      : { kind: 'invalid' };
   }
 }

@@ -25,17 +25,21 @@ import {
 import { parseRequestInfo, type RequestInfo } from './request-info.js';
 import type { RequestStats } from './request-stats.js';
 import {
-  handleCreate,
-  handleDelete,
-  handleDeleteCollection,
   handleGet,
   handleList,
-  handlePatch,
-  handleUpdate,
   handleWatch,
   type ApiRequest,
   type HandlerContext,
 } from './resource-handlers.js';
+import {
+  handleCreate,
+  handleDelete,
+  handleDeleteCollection,
+  handlePatch,
+  handleUpdate,
+} from './write-handlers.js';
+import { isPrettyPrint } from './query-params.js';
+import { handleTokenRequest } from './token-request.js';
 import { sendStatus } from './respond.js';
 import { handleScale } from './scale.js';
 
@@ -88,6 +92,11 @@ function resolve(deps: ApiHandlerDeps, info: RequestInfo): ResourceType {
   const isNamespaceObject = rt.group === '' && rt.resource === 'namespaces';
   if (!rt.namespaced && info.namespace && !isNamespaceObject) throw notFoundResource();
   if (rt.namespaced && !info.namespace && NAMESPACED_ONLY_VERBS.has(info.verb)) throw notFoundResource();
+  if (info.subresource === 'token' && rt.group === '' && rt.resource === 'serviceaccounts') {
+    // TokenRequest: create only (not listed in the twin's discovery).
+    if (info.verb !== 'create') throw methodNotAllowed();
+    return rt;
+  }
   if (info.subresource) {
     if (!rt.subresources.includes(info.subresource as 'status')) throw notFoundResource();
     if (!SUBRESOURCE_VERBS.has(info.verb)) throw methodNotAllowed();
@@ -106,7 +115,7 @@ async function dispatch(ctx: HandlerContext, a: ApiRequest): Promise<void> {
     case 'watch':
       return handleWatch(ctx, a);
     case 'create':
-      return handleCreate(ctx, a);
+      return a.info.subresource === 'token' ? handleTokenRequest(ctx, a, ctx.tokens) : handleCreate(ctx, a);
     case 'update':
       return handleUpdate(ctx, a);
     case 'patch':
@@ -203,5 +212,6 @@ async function handle(
   const rt = resolve(deps, info);
   // The namespaces resource carries its own name as namespace (for RBAC); storage sees it as cluster-scoped.
   const scoped: RequestInfo = rt.namespaced ? info : { ...info, namespace: '' };
-  await dispatch(ctx, { req, res, info: scoped, query, rt, user, accept });
+  const pretty = isPrettyPrint(query, req.headers['user-agent']);
+  await dispatch(ctx, { req, res, info: scoped, query, rt, user, accept, pretty, warnings: [] });
 }

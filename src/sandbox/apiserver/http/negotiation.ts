@@ -1,5 +1,3 @@
-import type { IncludeObject } from '../tables/table.js';
-
 export interface MediaRange {
   readonly type: string;
   readonly params: Readonly<Record<string, string>>;
@@ -24,37 +22,6 @@ export function parseAccept(header: string | undefined): MediaRange[] {
 }
 
 const JSONISH = new Set(['application/json', '*/*', 'application/*', 'application/yaml']);
-
-/** How the object part of a GET/list/watch answer is rendered. */
-export type Rendering =
-  | { readonly kind: 'object' }
-  | { readonly kind: 'table'; readonly apiVersion: string; readonly include: IncludeObject }
-  | { readonly kind: 'metadata'; readonly apiVersion: string };
-
-/**
- * Picks the rendering from the Accept header, honouring the client's order: the first acceptable entry
- * wins (`as=Table` for kubectl get, `as=PartialObjectMetadata[List]` for metadata clients, else JSON).
- */
-export function chooseRendering(accept: readonly MediaRange[], includeObject: string | null): Rendering {
-  for (const m of accept) {
-    if (m.type !== 'application/json') {
-      if (JSONISH.has(m.type)) return { kind: 'object' };
-      continue;
-    }
-    const as = m.params.as;
-    if (as === undefined) return { kind: 'object' };
-    if (m.params.g !== 'meta.k8s.io' || (m.params.v !== 'v1' && m.params.v !== 'v1beta1')) continue;
-    const apiVersion = `meta.k8s.io/${m.params.v}`;
-    if (as === 'Table') {
-      const include: IncludeObject =
-        includeObject === 'None' || includeObject === 'Object' ? includeObject : 'Metadata';
-      return { kind: 'table', apiVersion, include };
-    }
-    if (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList')
-      return { kind: 'metadata', apiVersion };
-  }
-  return { kind: 'object' };
-}
 
 export type DiscoveryFormat = 'v2' | 'v2beta1' | 'legacy';
 

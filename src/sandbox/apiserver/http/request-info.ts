@@ -1,3 +1,5 @@
+import { parseGoInt64, queryBool } from './query-params.js';
+
 /**
  * What a request is about, parsed from the URL the way the API server's RequestInfoFactory does it. Path
  * segments are split raw and then decoded, so names with colons (`system::leader-locking-…`) route as is.
@@ -54,6 +56,20 @@ function nonResource(method: string, path: string): RequestInfo {
   };
 }
 
+/** Whether the ListOptions decode (an undecodable one loses its field selector, so no name is taken). */
+function optionsDecode(query: URLSearchParams): boolean {
+  for (const p of ['limit', 'timeoutSeconds']) {
+    const v = query.get(p);
+    if (v === null) continue;
+    try {
+      parseGoInt64(v);
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
 /** Reads `metadata.name=x` out of a field selector (list/watch of one object is authorised by name). */
 function exactName(fieldSelector: string | null): string {
   if (!fieldSelector) return '';
@@ -94,10 +110,13 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   const resource = rest[0] ?? '';
   let name = rest[1] ?? '';
   const subresource = rest[2] ?? '';
-  if (!name && verb === 'get')
-    verb = query.get('watch') === 'true' || query.get('watch') === '1' ? 'watch' : 'list';
-  if (!name && (verb === 'list' || verb === 'watch')) name = exactName(query.get('fieldSelector'));
-  else if (verb === 'get' && (query.get('watch') === 'true' || query.get('watch') === '1')) verb = 'watch';
+  // apiserver pkg/endpoints/request/requestinfo.go: without a name a GET is a watch when `watch` decodes as
+  // true (runtime.Convert_Slice_string_To_bool: anything but 0/false), else a list. With a name it stays a
+  // get: `?watch=` on an object's URL is ignored, as upstream.
+  if (!name && verb === 'get') {
+    verb = queryBool(query, 'watch') ? 'watch' : 'list';
+    if (optionsDecode(query)) name = exactName(query.get('fieldSelector'));
+  }
   if (!name && verb === 'delete') verb = 'deletecollection';
   return {
     path,

@@ -1,26 +1,28 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../../../clock/index.js';
-import { reviewAccess } from '../auth/access-review.js';
+import { admitNodeRestriction } from '../admission/node-restriction.js';
 import type { UserInfo } from '../auth/identity.js';
 import type { RbacAuthorizer } from '../auth/rbac-authorizer.js';
-import { isJsonObject, toJson, type KubeObject } from '../kube-object.js';
-import { patchTypeFor } from '../patch/apply-patch.js';
+import type { ServiceAccountTokens } from '../auth/service-account-tokens.js';
+import { toJson, type KubeObject } from '../kube-object.js';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
-import { parseFieldSelector } from '../selectors/field-selector.js';
 import { parseLabelSelector } from '../selectors/label-selector.js';
-import { badRequest, methodNotAllowed, successStatus } from '../status/api-status-error.js';
+import { invalid } from '../status/api-status-error.js';
 import type { ObjectStore } from '../store/object-store.js';
+import type { Admit } from '../store/store-types.js';
 import { defaultPrinter } from '../tables/other-printers.js';
 import { rowJson, tableJson } from '../tables/table.js';
-import type { WatchHub } from '../watch/watch-hub.js';
-import { decodeBody, readBody } from './body.js';
-import { chooseRendering, type MediaRange, type Rendering } from './negotiation.js';
+import type { WatchHub, WatchStart } from '../watch/watch-hub.js';
+import type { MediaRange } from './negotiation.js';
+import { negotiateOutput, serialise, type Output, type Rendering } from './output.js';
+import { goQuote, listParams, parseResourceVersion, type ListParams } from './query-params.js';
 import type { RequestInfo } from './request-info.js';
-import { sendJson } from './respond.js';
-import { handleScale } from './scale.js';
+import { sendJson, warningHeaders } from './respond.js';
 
 export interface HandlerContext {
   readonly store: ObjectStore;
+  /** Issues bound service account tokens (TokenRequest). */
+  readonly tokens: ServiceAccountTokens;
   readonly watches: WatchHub;
   readonly clock: Clock;
   readonly authorizer: RbacAuthorizer;
@@ -36,15 +38,49 @@ export interface ApiRequest {
   readonly rt: ResourceType;
   readonly user: UserInfo;
   readonly accept: readonly MediaRange[];
+  /** `?pretty` or a curl/Wget/browser User-Agent (negotiate.go isPrettyPrint). */
+  readonly pretty: boolean;
+  /** `Warning` headers for the response (field validation's Warn). */
+  readonly warnings: string[];
 }
 
-function dryRun(query: URLSearchParams): boolean {
-  const values = query.getAll('dryRun');
-  if (values.some((v) => v !== 'All')) throw badRequest(`Invalid dry run value: ${values.join(',')}`);
-  return values.length > 0;
+/** Negotiates the response format of a non-stream answer (406 when nothing acceptable is served). */
+export function outputOf(a: ApiRequest): Output {
+  return negotiateOutput(a.accept, a.query.get('includeObject'), a.pretty, false);
 }
 
-function renderOne(ctx: HandlerContext, rt: ResourceType, obj: KubeObject, rendering: Rendering): string {
+/** Sends a JSON answer in the negotiated format, with the request's warnings. */
+export function reply(a: ApiRequest, output: Output, code: number, json: string): void {
+  const { body, contentType } = serialise(output, json);
+  sendJson(a.res, code, body, contentType, warningHeaders(a.warnings));
+}
+
+/** The admission chain for this request's writes (NodeRestriction; RBAC has already allowed the verb). */
+export function admission(ctx: HandlerContext, a: ApiRequest): Admit {
+  return (change) =>
+    admitNodeRestriction(
+      {
+        user: a.user,
+        operation: change.operation,
+        resource: { group: a.rt.group, resource: a.rt.resource },
+        subresource: a.info.subresource,
+        namespace: a.info.namespace,
+        name: a.info.name || (change.operation === 'CREATE' ? '' : (change.oldObject?.metadata?.name ?? '')),
+        ...(change.object ? { object: change.object as KubeObject } : {}),
+        ...(change.oldObject ? { oldObject: change.oldObject } : {}),
+      },
+      { pod: (namespace, name) => ctx.store.get(PODS, namespace, name) },
+    );
+}
+
+const PODS = { group: '', version: 'v1', resource: 'pods' };
+
+export function renderOne(
+  ctx: HandlerContext,
+  rt: ResourceType,
+  obj: KubeObject,
+  rendering: Rendering,
+): string {
   if (rendering.kind === 'object') return toJson(obj);
   if (rendering.kind === 'metadata') {
     return JSON.stringify({
@@ -60,47 +96,31 @@ function renderOne(ctx: HandlerContext, rt: ResourceType, obj: KubeObject, rende
   });
 }
 
-async function body(a: ApiRequest): Promise<unknown> {
-  return decodeBody(await readBody(a.req), a.req.headers['content-type']);
-}
-
-function checkApiVersion(rt: ResourceType, obj: unknown): void {
-  if (!isJsonObject(obj)) throw badRequest('the request body must be a JSON object');
-  const v = obj.apiVersion;
-  if (typeof v === 'string' && v !== '' && v !== apiVersionOf(rt)) {
-    throw badRequest(
-      `the API version in the data (${v}) does not match the expected API version (${apiVersionOf(rt)})`,
-    );
-  }
-  if (typeof obj.kind === 'string' && obj.kind !== '' && obj.kind !== rt.kind) {
-    throw badRequest(`the kind in the data (${obj.kind}) does not match the expected kind (${rt.kind})`);
-  }
-}
-
 export function handleGet(ctx: HandlerContext, a: ApiRequest): void {
+  const output = outputOf(a);
   const obj = ctx.store.mustGet(a.rt, a.info.namespace, a.info.name);
-  sendJson(a.res, 200, renderOne(ctx, a.rt, obj, chooseRendering(a.accept, a.query.get('includeObject'))));
+  reply(a, output, 200, renderOne(ctx, a.rt, obj, output.rendering));
 }
 
 export function handleList(ctx: HandlerContext, a: ApiRequest): void {
-  const { rt, query } = a;
-  const limit = query.get('limit');
+  const { rt } = a;
+  const output = outputOf(a);
+  const p = listParams(a.query);
   const result = ctx.store.list(rt, {
     namespace: a.info.namespace,
-    labelSelector: query.get('labelSelector') ?? undefined,
-    fieldSelector: query.get('fieldSelector') ?? undefined,
-    ...(limit ? { limit: Math.max(0, Number.parseInt(limit, 10) || 0) } : {}),
-    ...(query.get('continue') ? { continue: query.get('continue')! } : {}),
-    ...(query.get('resourceVersion') ? { resourceVersion: query.get('resourceVersion')! } : {}),
-    ...(query.get('resourceVersionMatch')
-      ? { resourceVersionMatch: query.get('resourceVersionMatch')! }
-      : {}),
+    labelSelector: p.labelSelector || undefined,
+    fieldSelector: p.fieldSelector || undefined,
+    ...(p.limit > 0 ? { limit: p.limit } : {}),
+    ...(p.continue ? { continue: p.continue } : {}),
+    ...(p.resourceVersion ? { resourceVersion: p.resourceVersion } : {}),
+    ...(p.resourceVersionMatch ? { resourceVersionMatch: p.resourceVersionMatch } : {}),
   });
   const listMeta = {
     resourceVersion: result.resourceVersion,
     ...(result.continue ? { continue: result.continue } : {}),
+    ...(result.remainingItemCount !== undefined ? { remainingItemCount: result.remainingItemCount } : {}),
   };
-  const rendering = chooseRendering(a.accept, query.get('includeObject'));
+  const { rendering } = output;
   let json: string;
   if (rendering.kind === 'table') {
     const printer = rt.printer ?? defaultPrinter;
@@ -121,113 +141,56 @@ export function handleList(ctx: HandlerContext, a: ApiRequest): void {
   } else {
     json = `{"kind":${JSON.stringify(rt.listKind)},"apiVersion":${JSON.stringify(apiVersionOf(rt))},"metadata":${JSON.stringify(listMeta)},"items":[${result.items.map(toJson).join(',')}]}`;
   }
-  sendJson(a.res, 200, json);
+  reply(a, output, 200, json);
+}
+
+/**
+ * Where a watch starts (apimachinery internalversion SetListOptionsDefaults with WatchList on, and the
+ * cacher): without sendInitialEvents, RV "" or "0" replays the current state and anything else resumes
+ * after that RV; sendInitialEvents=true replays the state (then, with bookmarks, one BOOKMARK annotated
+ * `k8s.io/initial-events-end`), false starts from now.
+ */
+function watchStart(rt: ResourceType, p: ListParams): WatchStart {
+  let rv: number;
+  try {
+    rv = parseResourceVersion(p.resourceVersion);
+  } catch {
+    // The cacher's ParseResourceVersion error reaches the client through storage InterpretWatchError: a 422.
+    throw invalid(rt.resource, rt.group, '', [
+      {
+        field: 'resourceVersion',
+        message: `Invalid value: ${goQuote(p.resourceVersion)}: strconv.ParseUint: parsing ${goQuote(p.resourceVersion)}: invalid syntax`,
+      },
+    ]);
+  }
+  if (p.sendInitialEvents === true)
+    return { from: 'now-with-state', initialEventsEnd: p.allowWatchBookmarks };
+  if (p.sendInitialEvents === false) return rv === 0 ? { from: 'now' } : { from: 'rv', rv };
+  return rv === 0 ? { from: 'now-with-state', initialEventsEnd: false } : { from: 'rv', rv };
 }
 
 export function handleWatch(ctx: HandlerContext, a: ApiRequest): void {
   const { rt, query, info } = a;
-  let fieldSelector = query.get('fieldSelector') ?? '';
+  const output = negotiateOutput(a.accept, query.get('includeObject'), false, true);
+  const p = listParams(query, true);
+  let fieldSelector = p.fieldSelector;
   // Watching one object by URL (`…/watch/…/pods/x`) is a watch with a name selector.
   if (info.parts[1])
     fieldSelector = [fieldSelector, `metadata.name=${info.parts[1]}`].filter(Boolean).join(',');
-  const rv = query.get('resourceVersion') ?? '';
-  if (rv !== '' && !/^\d+$/.test(rv)) throw badRequest(`invalid resource version: ${rv}`);
-  const timeout = query.get('timeoutSeconds');
+  const start = watchStart(rt, p);
   ctx.watches.open(
     {
       resourceType: rt,
       namespace: info.namespace,
-      labelSelector: parseLabelSelector(query.get('labelSelector') ?? undefined),
-      fieldSelector: parseFieldSelector(fieldSelector, ctx.store.fieldGetters(rt)),
-      rendering: chooseRendering(a.accept, query.get('includeObject')),
-      allowBookmarks: query.get('allowWatchBookmarks') === 'true',
-      ...(timeout && Number(timeout) > 0 ? { timeoutMs: Number(timeout) * 1000 } : {}),
+      labelSelector: parseLabelSelector(p.labelSelector || undefined),
+      fieldSelector: ctx.store.fieldSelector(rt, fieldSelector),
+      rendering: output.rendering,
+      allowBookmarks: p.allowWatchBookmarks,
+      ...(p.timeoutSeconds !== undefined && p.timeoutSeconds > 0
+        ? { timeoutMs: p.timeoutSeconds * 1000 }
+        : {}),
     },
-    rv === '' || rv === '0' ? { from: 'now-with-state' } : { from: 'rv', rv: Number(rv) },
+    start,
     a.res,
-  );
-}
-
-export async function handleCreate(ctx: HandlerContext, a: ApiRequest): Promise<void> {
-  const input = await body(a);
-  if (a.rt.virtual) {
-    const review = reviewAccess(ctx.authorizer, a.rt.kind, input, a.user, a.info.namespace);
-    sendJson(a.res, 201, JSON.stringify(review));
-    return;
-  }
-  checkApiVersion(a.rt, input);
-  const created = ctx.store.create(a.rt, input as KubeObject, {
-    namespace: a.info.namespace,
-    dryRun: dryRun(a.query),
-  });
-  sendJson(a.res, 201, toJson(created));
-}
-
-export async function handleUpdate(ctx: HandlerContext, a: ApiRequest): Promise<void> {
-  if (a.info.subresource === 'scale') return handleScale(ctx, a, await body(a));
-  const input = await body(a);
-  checkApiVersion(a.rt, input);
-  const updated = ctx.store.update(a.rt, input as KubeObject, {
-    namespace: a.info.namespace,
-    name: a.info.name,
-    dryRun: dryRun(a.query),
-    ...(a.info.subresource === 'status' ? { subresource: 'status' as const } : {}),
-  });
-  sendJson(a.res, 200, toJson(updated));
-}
-
-export async function handlePatch(ctx: HandlerContext, a: ApiRequest): Promise<void> {
-  const type = patchTypeFor(a.req.headers['content-type'], a.rt);
-  const patch = await body(a);
-  if (a.info.subresource === 'scale') return handleScale(ctx, a, patch, type);
-  const exists = ctx.store.get(a.rt, a.info.namespace, a.info.name) !== undefined;
-  if (type === 'apply' && !exists) ctx.authorize(a.info, a.user, 'create');
-  const patched = ctx.store.patch(a.rt, a.info.namespace, a.info.name, type, patch, {
-    dryRun: dryRun(a.query),
-    ...(a.info.subresource === 'status' ? { subresource: 'status' as const } : {}),
-  });
-  sendJson(a.res, exists ? 200 : 201, toJson(patched));
-}
-
-interface DeleteBody {
-  readonly preconditions?: { uid?: string; resourceVersion?: string };
-  readonly dryRun?: string[];
-}
-
-async function deleteOptions(a: ApiRequest): Promise<DeleteBody> {
-  const raw = await readBody(a.req);
-  if (raw.length === 0 || raw.toString('utf8').trim() === '') return {};
-  const parsed = decodeBody(raw, a.req.headers['content-type'] ?? 'application/json');
-  return isJsonObject(parsed) ? (parsed as DeleteBody) : {};
-}
-
-export async function handleDelete(ctx: HandlerContext, a: ApiRequest): Promise<void> {
-  if (a.info.subresource) throw methodNotAllowed();
-  const options = await deleteOptions(a);
-  const isDryRun = dryRun(a.query) || (options.dryRun ?? []).includes('All');
-  const result = ctx.store.delete(a.rt, a.info.namespace, a.info.name, {
-    dryRun: isDryRun,
-    ...(options.preconditions ? { preconditions: options.preconditions } : {}),
-  });
-  // Like the generic registry: finished deletions of most kinds answer a Success Status, pending ones the object.
-  const returnsObject = !result.removed || a.rt.resource === 'pods' || a.rt.resource === 'namespaces';
-  const json = returnsObject
-    ? toJson(result.object)
-    : JSON.stringify(successStatus(a.rt, a.info.name, result.object.metadata?.uid));
-  sendJson(a.res, 200, json);
-}
-
-export async function handleDeleteCollection(ctx: HandlerContext, a: ApiRequest): Promise<void> {
-  const options = await deleteOptions(a);
-  const deleted = ctx.store.deleteCollection(a.rt, {
-    namespace: a.info.namespace,
-    labelSelector: a.query.get('labelSelector') ?? undefined,
-    fieldSelector: a.query.get('fieldSelector') ?? undefined,
-    dryRun: dryRun(a.query) || (options.dryRun ?? []).includes('All'),
-  });
-  sendJson(
-    a.res,
-    200,
-    `{"kind":${JSON.stringify(a.rt.listKind)},"apiVersion":${JSON.stringify(apiVersionOf(a.rt))},"metadata":{"resourceVersion":"${ctx.store.resourceVersion}"},"items":[${deleted.map(toJson).join(',')}]}`,
   );
 }

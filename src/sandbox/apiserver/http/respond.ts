@@ -9,7 +9,7 @@ export function sendJson(
   code: number,
   json: string,
   contentType = 'application/json',
-  headers: Readonly<Record<string, string>> = {},
+  headers: Readonly<Record<string, string | readonly string[]>> = {},
 ): void {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(code, {
@@ -19,6 +19,14 @@ export function sendJson(
     ...headers,
   });
   res.end(json);
+}
+
+/**
+ * `Warning: 299 - "<text>"` per warning (apimachinery pkg/util/net/http.go NewWarningHeader); Node joins
+ * an array value into repeated headers.
+ */
+export function warningHeaders(warnings: readonly string[]): Record<string, string | string[]> {
+  return warnings.length > 0 ? { Warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`) } : {};
 }
 
 export function sendStatus(res: ServerResponse, error: ApiStatusError): void {

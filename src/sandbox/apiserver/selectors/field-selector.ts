@@ -77,6 +77,7 @@ function parseTerm(term: string): FieldRequirement {
 export function parseFieldSelector(
   input: string | undefined,
   getters: Readonly<Record<string, FieldGetter>>,
+  unsupported: (label: string) => string = (label) => `field label not supported: ${label}`,
 ): FieldSelector {
   const requirements: FieldRequirement[] = [];
   if (input !== undefined && input.trim() !== '') {
@@ -84,7 +85,7 @@ export function parseFieldSelector(
       if (term.trim() === '') continue;
       const req = parseTerm(term);
       if (!Object.prototype.hasOwnProperty.call(getters, req.field)) {
-        throw badRequest(`field label not supported: ${req.field}`);
+        throw badRequest(unsupported(req.field));
       }
       requirements.push(req);
     }

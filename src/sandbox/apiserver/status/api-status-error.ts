@@ -138,9 +138,9 @@ export function invalid(
     message: `${qualifiedKind} "${name}" is invalid: ${summary}`,
     reason: 'Invalid',
     details: {
-      name,
+      ...(name ? { name } : {}),
       ...(group ? { group } : {}),
-      kind,
+      ...(kind ? { kind } : {}),
       causes: causes.map((c) => ({
         reason: c.type ?? 'FieldValueInvalid',
         message: c.message,
@@ -177,6 +177,22 @@ export function expired(message: string): ApiStatusError {
 
 export function tooOldResourceVersion(requested: number, oldest: number): ApiStatusError {
   return expired(`too old resource version: ${requested} (${oldest})`);
+}
+
+/**
+ * A minimum RV the store has not reached: apiserver pkg/storage/errors.go NewTooLargeResourceVersionError
+ * (a 504 Timeout, retry after 1 s as the watch cache sets it).
+ */
+export function tooLargeResourceVersion(requested: number, current: number): ApiStatusError {
+  return new ApiStatusError({
+    message: `Timeout: Too large resource version: ${requested}, current: ${current}`,
+    reason: 'Timeout',
+    details: {
+      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version', field: '' }],
+      retryAfterSeconds: 1,
+    },
+    code: 504,
+  });
 }
 
 export const CONTINUE_EXPIRED_MESSAGE =

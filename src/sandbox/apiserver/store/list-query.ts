@@ -20,6 +20,8 @@ export interface ListPage {
   readonly items: KubeObject[];
   readonly resourceVersion: number;
   readonly continueToken?: string;
+  /** Items after this page (lists without selectors only). */
+  readonly remainingItemCount?: number;
 }
 
 interface ContinuePosition {
@@ -34,17 +36,31 @@ export function encodeContinue(rv: number, lastKey: string): string {
   );
 }
 
+/**
+ * apiserver pkg/storage/continue.go DecodeContinue, answered as pkg/storage/interfaces.go ValidateListOptions
+ * does: `invalid continue token: <why>` (400). Go's own base64/JSON error texts are not reproduced word for word.
+ */
 export function decodeContinue(token: string): ContinuePosition {
-  let parsed: { v?: unknown; rv?: unknown; start?: unknown } | undefined;
+  const invalidToken = (why: string) => badRequest(`invalid continue token: ${why}`);
+  if (!/^[A-Za-z0-9_-]*$/.test(token)) throw invalidToken('continue key is not valid: illegal base64 data');
+  let parsed: { v?: unknown; rv?: unknown; start?: unknown };
   try {
     parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as typeof parsed;
-  } catch {
-    parsed = undefined;
+  } catch (e) {
+    throw invalidToken(`continue key is not valid: ${(e as Error).message}`);
   }
-  if (parsed?.v !== 'meta.k8s.io/v1' || typeof parsed.rv !== 'number' || typeof parsed.start !== 'string') {
-    throw badRequest(
+  if (parsed.v !== 'meta.k8s.io/v1') {
+    throw invalidToken(
+      `continue key is not valid: server does not recognize this encoded version ${String(parsed.v ?? '')}`,
+    );
+  }
+  if (typeof parsed.rv !== 'number' || parsed.rv === 0) {
+    throw invalidToken(
       'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)',
     );
+  }
+  if (typeof parsed.start !== 'string' || parsed.start === '') {
+    throw invalidToken('continue key is not valid: encoded start key empty (version meta.k8s.io/v1)');
   }
   return { rv: parsed.rv, start: parsed.start };
 }
@@ -129,7 +145,14 @@ export function listPage(
     lastKey = key;
   }
   const more = items.length >= limit && (i < end || j < extras.length);
-  return more
-    ? { items, resourceVersion: snapshotRv, continueToken: encodeContinue(snapshotRv, lastKey) }
-    : { items, resourceVersion: snapshotRv };
+  if (!more) return { items, resourceVersion: snapshotRv };
+  const page = { items, resourceVersion: snapshotRv, continueToken: encodeContinue(snapshotRv, lastKey) };
+  // apiserver pkg/storage/etcd3/store.go GetList: the count of what is left, only without selectors.
+  if (!query.labelSelector.empty || !query.fieldSelector.empty) return page;
+  let remaining = 0;
+  for (const key of new Set([...keys.slice(i, end), ...extras.slice(j)])) {
+    if (nsPrefix && !key.startsWith(nsPrefix)) continue;
+    if (overlay?.has(key) ? overlay.get(key) : collection.get(key)) remaining++;
+  }
+  return { ...page, remainingItemCount: remaining };
 }

@@ -11,7 +11,7 @@ import { applyPatch, type PatchType } from '../patch/apply-patch.js';
 import { crdProblems, crdResourceTypes, crdStatus, syncCrdRegistration } from '../registry/crd-kinds.js';
 import type { ResourceRef, ResourceRegistry } from '../registry/resource-registry.js';
 import { apiVersionOf, storageIdOf, type FieldGetter, type ResourceType } from '../registry/resource-type.js';
-import { parseFieldSelector } from '../selectors/field-selector.js';
+import { parseFieldSelector, type FieldSelector } from '../selectors/field-selector.js';
 import { parseLabelSelector } from '../selectors/label-selector.js';
 import {
   alreadyExists,
@@ -20,8 +20,10 @@ import {
   forbidden,
   invalid,
   notFound,
+  tooLargeResourceVersion,
   tooOldResourceVersion,
 } from '../status/api-status-error.js';
+import { parseResourceVersion } from '../http/query-params.js';
 import { Collection, storeKey } from './collection.js';
 import { EventLog, type StoreEvent, type WatchEventType } from './event-log.js';
 import { listPage } from './list-query.js';
@@ -105,13 +107,30 @@ export class ObjectStore {
     return this.registry.resolve(ref);
   }
 
-  /** The fields a field selector may use for this kind. */
+  /**
+   * The fields a field selector may use for this kind (kubernetes pkg/apis/core/v1/conversion.go and
+   * apimachinery pkg/runtime/conversion.go DefaultMetaV1FieldSelectorConversion): kinds with their own
+   * field labels accept exactly those plus `metadata.name` (and `metadata.namespace` when namespaced);
+   * the others accept the two metadata fields.
+   */
   fieldGetters(rt: ResourceType): Record<string, FieldGetter> {
     return {
       'metadata.name': (o) => o.metadata?.name ?? '',
-      'metadata.namespace': (o) => o.metadata?.namespace ?? '',
+      ...(rt.namespaced || Object.keys(rt.fieldLabels).length === 0
+        ? { 'metadata.namespace': (o: KubeObject) => o.metadata?.namespace ?? '' }
+        : {}),
       ...rt.fieldLabels,
     };
+  }
+
+  /** Parses a field selector for this kind, refusing unknown fields with the kind's own message. */
+  fieldSelector(rt: ResourceType, input: string | undefined): FieldSelector {
+    const custom = Object.keys(rt.fieldLabels).length > 0;
+    return parseFieldSelector(input, this.fieldGetters(rt), (label) =>
+      custom
+        ? `field label not supported: ${label}`
+        : `"${label}" is not a known field selector: only "metadata.name", "metadata.namespace"`,
+    );
   }
 
   get(ref: ResourceRef, namespace: string | undefined, name: string): KubeObject | undefined {
@@ -135,13 +154,9 @@ export class ObjectStore {
         : options.labelSelector;
     const fieldSelector =
       typeof options.fieldSelector === 'string' || options.fieldSelector === undefined
-        ? parseFieldSelector(options.fieldSelector, this.fieldGetters(rt))
+        ? this.fieldSelector(rt, options.fieldSelector)
         : options.fieldSelector;
-    let exact: number | undefined;
-    if (options.resourceVersionMatch === 'Exact' && options.resourceVersion) {
-      exact = Math.min(Number(options.resourceVersion), this.rv);
-      if (exact < this.log.compactedRevision) throw tooOldResourceVersion(exact, this.log.compactedRevision);
-    }
+    const exact = this.exactListRevision(options);
     const page = listPage(this.collection(rt), this.log, storageIdOf(rt), this.rv, {
       namespace: rt.namespaced ? (options.namespace ?? '') : '',
       labelSelector,
@@ -155,7 +170,32 @@ export class ObjectStore {
       items: page.items.map((o) => this.served(rt, o)!),
       resourceVersion: String(page.resourceVersion),
       ...(page.continueToken ? { continue: page.continueToken } : {}),
+      ...(page.remainingItemCount !== undefined ? { remainingItemCount: page.remainingItemCount } : {}),
     };
+  }
+
+  /**
+   * The RV a list must be served at, or undefined for the current state (apiserver pkg/storage/interfaces.go
+   * ValidateListOptions and cacher/watch_cache.go): Exact, and the legacy form of a paged list from an RV,
+   * read the past; NotOlderThan and RV 0 read now. An RV beyond the store's is the cache's Too large
+   * resource version (the real server first waits up to 3 s for it; the twin answers at once).
+   */
+  private exactListRevision(options: ListOptions): number | undefined {
+    const raw = options.resourceVersion ?? '';
+    if (options.continue) {
+      if (raw !== '' && raw !== '0') {
+        throw badRequest('specifying resource version is not allowed when using continue');
+      }
+      return undefined;
+    }
+    if (raw === '') return undefined;
+    const rv = parseResourceVersion(raw);
+    if (rv > this.rv) throw tooLargeResourceVersion(rv, this.rv);
+    const match = options.resourceVersionMatch ?? '';
+    const legacyExact = match === '' && (options.limit ?? 0) > 0 && rv > 0;
+    if (match !== 'Exact' && !legacyExact) return undefined;
+    if (rv < this.log.compactedRevision) throw tooOldResourceVersion(rv, this.log.compactedRevision);
+    return rv;
   }
 
   create(ref: ResourceRef, input: KubeObject, options: WriteOptions = {}): KubeObject {
@@ -172,6 +212,7 @@ export class ObjectStore {
 
     stampNew(rt, obj, namespace, { random: this.options.random, now: this.options.clock.now() });
     this.applyDefaults(rt, obj, undefined);
+    options.admit?.({ operation: 'CREATE', object: obj });
     if (options.dryRun) return deepFreeze(obj);
     return this.commit(rt, key, namespace, obj, 'ADDED', undefined);
   }
@@ -234,6 +275,7 @@ export class ObjectStore {
     const old = this.collection(rt).get(key);
     if (!old) throw notFound(rt, name);
     checkPreconditions(rt, name, old, options.preconditions);
+    options.admit?.({ operation: 'DELETE', oldObject: old });
     const storageId = storageIdOf(rt);
     if (storageId === NAMESPACES && UNDELETABLE_NAMESPACES.has(name)) {
       throw forbidden(rt, name, 'this namespace may not be deleted');
@@ -268,7 +310,10 @@ export class ObjectStore {
     const { items } = this.list(rt, { ...options, limit: 0, continue: undefined });
     return items.map(
       (o) =>
-        this.delete(rt, o.metadata?.namespace, o.metadata?.name ?? '', { dryRun: options.dryRun }).object,
+        this.delete(rt, o.metadata?.namespace, o.metadata?.name ?? '', {
+          dryRun: options.dryRun,
+          ...(options.admit ? { admit: options.admit } : {}),
+        }).object,
     );
   }
 
@@ -379,6 +424,7 @@ export class ObjectStore {
       meta.generation = (typeof oldMeta.generation === 'number' ? oldMeta.generation : 0) + 1;
     }
     meta.resourceVersion = oldMeta.resourceVersion;
+    options.admit?.({ operation: 'UPDATE', object: result, oldObject: old });
     if (jsonEqual(result, old)) return old;
     if (options.dryRun) return deepFreeze(result);
     const finalizers = Array.isArray(meta.finalizers) ? meta.finalizers : [];
@@ -402,10 +448,11 @@ export class ObjectStore {
     next: JsonObject,
     options: WriteOptions,
   ): KubeObject {
-    if (jsonEqual(next.status, old.status)) return old;
     const result: JsonObject = { ...old, metadata: { ...old.metadata } };
     if (next.status === undefined) delete result.status;
     else result.status = next.status;
+    options.admit?.({ operation: 'UPDATE', object: result, oldObject: old });
+    if (jsonEqual(result.status, old.status)) return old;
     if (options.dryRun) return deepFreeze(result);
     return this.commit(rt, key, namespace, result, 'MODIFIED', old);
   }

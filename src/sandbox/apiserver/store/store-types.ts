@@ -1,5 +1,5 @@
 import type { Clock, Random } from '../../../clock/index.js';
-import type { KubeObject } from '../kube-object.js';
+import type { JsonObject, KubeObject } from '../kube-object.js';
 import type { ResourceRef } from '../registry/resource-registry.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import type { FieldSelector } from '../selectors/field-selector.js';
@@ -30,10 +30,23 @@ export interface ListResult {
   readonly items: readonly KubeObject[];
   readonly resourceVersion: string;
   readonly continue?: string;
+  readonly remainingItemCount?: number;
 }
+
+/**
+ * Admission for one write, called once the resulting object is known and before anything is persisted (dry
+ * runs included, no-op updates included, as the API server admits them): it may refuse by throwing, and may
+ * edit `object` (mutating admission).
+ */
+export type Admit = (change: {
+  readonly operation: 'CREATE' | 'UPDATE' | 'DELETE';
+  readonly object?: JsonObject;
+  readonly oldObject?: KubeObject;
+}) => void;
 
 export interface WriteOptions {
   readonly dryRun?: boolean;
+  readonly admit?: Admit;
   readonly subresource?: 'status';
   /** The namespace of the request (defaults to the object's). */
   readonly namespace?: string;
@@ -46,6 +59,7 @@ export interface UpdateOptions extends WriteOptions {
 
 export interface DeleteOptions {
   readonly dryRun?: boolean;
+  readonly admit?: Admit;
   readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
 }
 

@@ -69,6 +69,9 @@ export function tableJson(
   rows: readonly string[],
   tableApiVersion: string,
   listMeta: { resourceVersion?: string; continue?: string; remainingItemCount?: number },
+  headers = true,
 ): string {
-  return `{"kind":"Table","apiVersion":${JSON.stringify(tableApiVersion)},"metadata":${JSON.stringify(listMeta)},"columnDefinitions":${JSON.stringify(printer.columns)},"rows":[${rows.join(',')}]}`;
+  // Without headers (a watch's later events) the definitions are nil, which Go writes as null.
+  const columns = headers ? JSON.stringify(printer.columns) : 'null';
+  return `{"kind":"Table","apiVersion":${JSON.stringify(tableApiVersion)},"metadata":${JSON.stringify(listMeta)},"columnDefinitions":${columns},"rows":[${rows.join(',')}]}`;
 }

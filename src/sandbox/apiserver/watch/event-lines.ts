@@ -15,9 +15,19 @@ export class EventLines {
 
   constructor(private readonly clock: Clock) {}
 
-  /** `{"type":…,"object":…}\n`; `renderKey` is renderingKey(request), computed once by the caller. */
-  line(type: WatchEventType, obj: KubeObject, request: WatchRequest, renderKey: string): Buffer {
-    const key = `${type}|${renderKey}`;
+  /**
+   * `{"type":…,"object":…}\n`; `renderKey` is renderingKey(request), computed once by the caller. A Table
+   * carries its column definitions only with `headers` (a stream's first event, apiserver
+   * handlers/response.go watchEmbeddedEncoder).
+   */
+  line(
+    type: WatchEventType,
+    obj: KubeObject,
+    request: WatchRequest,
+    renderKey: string,
+    headers = false,
+  ): Buffer {
+    const key = `${type}|${renderKey}|${headers && request.rendering.kind === 'table' ? 'h' : ''}`;
     let cache = this.lines.get(obj);
     if (!cache) {
       cache = new Map();
@@ -25,13 +35,13 @@ export class EventLines {
     }
     let line = cache.get(key);
     if (line === undefined) {
-      line = Buffer.from(`{"type":"${type}","object":${this.render(obj, request)}}\n`);
+      line = Buffer.from(`{"type":"${type}","object":${this.render(obj, request, headers)}}\n`);
       cache.set(key, line);
     }
     return line;
   }
 
-  private render(obj: KubeObject, request: WatchRequest): string {
+  private render(obj: KubeObject, request: WatchRequest, headers: boolean): string {
     const r = request.rendering;
     const rt = request.resourceType;
     if (r.kind === 'object') {
@@ -42,9 +52,13 @@ export class EventLines {
     if (r.kind === 'table') {
       const printer = rt.printer ?? defaultPrinter;
       const row = rowJson(printer, obj, this.clock.now(), r.include, r.apiVersion);
-      return tableJson(printer, [row], r.apiVersion, {
-        resourceVersion: obj.metadata?.resourceVersion ?? '',
-      });
+      return tableJson(
+        printer,
+        [row],
+        r.apiVersion,
+        { resourceVersion: obj.metadata?.resourceVersion ?? '' },
+        headers,
+      );
     }
     return JSON.stringify({
       kind: 'PartialObjectMetadata',

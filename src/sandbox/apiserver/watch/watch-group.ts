@@ -13,6 +13,20 @@ function joined(lines: readonly Buffer[]): Buffer | undefined {
   return Buffer.concat(lines);
 }
 
+const CRLF = Buffer.from('\r\n');
+
+/**
+ * A turn's lines shared by a group's streams, framed once as an HTTP/1.1 chunk (`<hex size>\r\n<data>\r\n`,
+ * what Node's chunked encoding writes for each `res.write`).
+ */
+export class Frame {
+  readonly chunk: Buffer;
+
+  constructor(readonly body: Buffer) {
+    this.chunk = Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, CRLF]);
+  }
+}
+
 /** One watch stream. */
 export class Watcher {
   /**
@@ -21,6 +35,8 @@ export class Watcher {
    */
   own: Buffer[] | undefined = [];
   closed = false;
+  /** A Table stream whose first event (the one with column definitions) is still to be sent. */
+  needsHeaders = false;
   private readonly stop = new AbortController();
 
   constructor(
@@ -37,9 +53,15 @@ export class Watcher {
    * Queues `data` on the socket without waiting for it to drain. 'slow' when the client has fallen too
    * far behind, 'gone' when the connection is already closed.
    */
-  send(data: Buffer): 'ok' | 'slow' | 'gone' {
+  send(data: Buffer | Frame): 'ok' | 'slow' | 'gone' {
     if (this.res.destroyed) return 'gone';
-    this.res.write(data);
+    const socket = this.res.socket;
+    if (data instanceof Frame && socket && !socket.destroyed) {
+      // The group framed this turn's chunk once; writing it to the socket skips per-stream chunk framing.
+      socket.write(data.chunk);
+      return socket.writableLength > MAX_BUFFERED_BYTES ? 'slow' : 'ok';
+    }
+    this.res.write(data instanceof Frame ? data.body : data);
     return this.res.writableLength > MAX_BUFFERED_BYTES ? 'slow' : 'ok';
   }
 
@@ -61,6 +83,8 @@ export class WatchGroup {
   readonly renderKey: string;
   /** Lines for every stream in the group since the last flush. */
   private turn: Buffer[] = [];
+  /** The turn's first line as a stream's first event renders it (Tables: with column definitions). */
+  private turnFirst: (() => Buffer) | undefined;
   /** Streams with lines of their own this turn. */
   private readonly solo = new Set<Watcher>();
 
@@ -81,24 +105,38 @@ export class WatchGroup {
     return eventTypeFor(this.request, e);
   }
 
-  /** Adds a new stream whose first lines are `replay`. */
+  /** Adds a new stream whose first lines are `replay` (already with headers when it is a Table). */
   join(w: Watcher, replay: Buffer[]): void {
     w.own = replay;
+    w.needsHeaders = this.request.rendering.kind === 'table' && replay.length === 0;
     this.watchers.add(w);
     this.solo.add(w);
   }
 
-  /** A line every stream in the group gets. */
-  push(line: Buffer): void {
+  /** A line every stream in the group gets; `first` renders it as a stream's first event. */
+  push(line: Buffer, first?: () => Buffer): void {
+    if (this.turn.length === 0) this.turnFirst = first;
     this.turn.push(line);
-    for (const w of this.solo) w.own?.push(line);
+    for (const w of this.solo) w.own?.push(this.firstFor(w, line, first));
+  }
+
+  private firstFor(w: Watcher, line: Buffer, first: (() => Buffer) | undefined): Buffer {
+    if (!w.needsHeaders || !first) return line;
+    w.needsHeaders = false;
+    return first();
+  }
+
+  /** A turn's lines as `w` is to get them. */
+  private turnFor(w: Watcher, turn = this.turn, first = this.turnFirst): Buffer[] {
+    if (!w.needsHeaders || turn.length === 0) return turn;
+    return [this.firstFor(w, turn[0]!, first), ...turn.slice(1)];
   }
 
   /** A line for one stream only, after whatever the group has queued for it this turn. */
   pushOwn(w: Watcher, line: Buffer): void {
     if (w.closed) return;
     if (!w.own) {
-      w.own = [...this.turn];
+      w.own = [...this.turnFor(w)];
       this.solo.add(w);
     }
     w.own.push(line);
@@ -106,11 +144,18 @@ export class WatchGroup {
 
   /** Writes this turn's lines to every stream, closing those that are gone or too slow. */
   flush(): void {
-    const shared = joined(this.turn);
+    const body = joined(this.turn);
+    const shared = body && this.watchers.size > 1 ? new Frame(body) : body;
+    const { turn, turnFirst } = this;
     this.turn = [];
+    this.turnFirst = undefined;
     this.solo.clear();
     for (const w of [...this.watchers]) {
-      const data = w.own ? joined(w.own) : shared;
+      const data = w.own
+        ? joined(w.own)
+        : w.needsHeaders && turn.length > 0
+          ? joined(this.turnFor(w, turn, turnFirst))
+          : shared;
       w.own = undefined;
       if (!data) continue;
       const sent = w.send(data);
@@ -121,7 +166,7 @@ export class WatchGroup {
   /** Ends one stream; a clean end first sends what was queued for it. */
   close(w: Watcher, clean: boolean): void {
     if (w.closed || !this.watchers.has(w)) return;
-    const rest = joined(w.own ?? this.turn);
+    const rest = joined(w.own ?? this.turnFor(w));
     this.watchers.delete(w);
     this.solo.delete(w);
     w.own = undefined;

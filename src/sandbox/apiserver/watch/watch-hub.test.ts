@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { seededRandom, VirtualClock } from '../../../clock/index.js';
-import type { Rendering } from '../http/negotiation.js';
+import type { Rendering } from '../http/output.js';
 import { builtinKinds } from '../registry/builtin-kinds.js';
 import { ResourceRegistry } from '../registry/resource-registry.js';
 import { parseFieldSelector } from '../selectors/field-selector.js';
@@ -38,12 +38,27 @@ class FakeResponse {
     if (event === 'close') this.listeners.push(listener);
     return this;
   }
-  get socket(): { setNoDelay(): void } {
-    return { setNoDelay: () => undefined };
+  /** The connection: a group's shared turn arrives on it as one pre-framed HTTP chunk (kept as given too). */
+  get socket(): {
+    setNoDelay(): void;
+    write(chunk: Buffer): boolean;
+    destroyed: boolean;
+    writableLength: number;
+  } {
+    return {
+      setNoDelay: () => undefined,
+      write: (chunk: Buffer) => this.write(chunk),
+      destroyed: this.destroyed,
+      writableLength: this.writableLength,
+    };
   }
-  /** Every event line received so far, parsed. */
+  /** Every event line received so far, parsed (HTTP chunk framing removed). */
   events(): { type: string; object: { metadata?: { name?: string }; rows?: unknown[] } }[] {
-    return Buffer.concat(this.writes)
+    const unframe = (b: Buffer): Buffer => {
+      const m = /^([0-9a-f]+)\r\n/.exec(b.subarray(0, 20).toString('latin1'));
+      return m ? b.subarray(m[0].length, m[0].length + parseInt(m[1]!, 16)) : b;
+    };
+    return Buffer.concat(this.writes.map(unframe))
       .toString('utf8')
       .split('\n')
       .filter(Boolean)
@@ -119,7 +134,7 @@ describe('WatchHub fan-out', () => {
     const { store, watch } = setup();
     const early = watch();
     store.create('v1/nodes', { metadata: { name: 'a' } });
-    const late = watch({ start: { from: 'now-with-state' } });
+    const late = watch({ start: { from: 'now-with-state', initialEventsEnd: false } });
     store.create('v1/nodes', { metadata: { name: 'b' } });
     await turn();
     expect(names(early)).toEqual(['ADDED a', 'ADDED b']);

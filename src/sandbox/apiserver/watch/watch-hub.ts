@@ -65,12 +65,15 @@ export class WatchHub {
         labelSelector: request.labelSelector,
         fieldSelector: request.fieldSelector,
       });
-      for (const obj of items) replay.push(this.lines.line('ADDED', obj, request, group.renderKey));
-    } else {
+      for (const obj of items)
+        replay.push(this.lines.line('ADDED', obj, request, group.renderKey, replay.length === 0));
+      if (start.initialEventsEnd) replay.push(this.bookmarkLine(request, true));
+    } else if (start.from === 'rv') {
       try {
         for (const event of this.store.eventsSince(rt, start.rv)) {
           const type = eventTypeFor(request, event);
-          if (type) replay.push(this.lines.line(type, event.object, request, group.renderKey));
+          if (type)
+            replay.push(this.lines.line(type, event.object, request, group.renderKey, replay.length === 0));
         }
       } catch (err) {
         expired = (err as { status?: KubeStatus }).status;
@@ -136,27 +139,40 @@ export class WatchHub {
     for (const g of groups.values()) {
       const type = g.typeFor(e);
       if (!type) continue;
-      g.push(this.lines.line(type, e.object, g.request, g.renderKey));
+      g.push(this.lines.line(type, e.object, g.request, g.renderKey), () =>
+        this.lines.line(type, e.object, g.request, g.renderKey, true),
+      );
       this.markDirty(g);
     }
   }
 
   private async bookmarks(group: WatchGroup, w: Watcher): Promise<void> {
-    const rt = w.request.resourceType;
     while (!w.closed) {
       try {
         await this.clock.sleep(this.bookmarkIntervalMs, w.signal);
       } catch {
         return;
       }
-      const bookmark = {
-        kind: rt.kind,
-        apiVersion: apiVersionOf(rt),
-        metadata: { resourceVersion: this.store.resourceVersion },
-      };
-      group.pushOwn(w, Buffer.from(`{"type":"BOOKMARK","object":${JSON.stringify(bookmark)}}\n`));
+      group.pushOwn(w, this.bookmarkLine(w.request, false));
       this.markDirty(group);
     }
+  }
+
+  /**
+   * A BOOKMARK at the current RV; the one closing a watch's initial events carries the annotation
+   * `k8s.io/initial-events-end: "true"` (apimachinery pkg/apis/meta/v1 InitialEventsAnnotationKey).
+   */
+  private bookmarkLine(request: WatchRequest, initialEventsEnd: boolean): Buffer {
+    const rt = request.resourceType;
+    const bookmark = {
+      kind: rt.kind,
+      apiVersion: apiVersionOf(rt),
+      metadata: {
+        resourceVersion: this.store.resourceVersion,
+        ...(initialEventsEnd ? { annotations: { 'k8s.io/initial-events-end': 'true' } } : {}),
+      },
+    };
+    return Buffer.from(`{"type":"BOOKMARK","object":${JSON.stringify(bookmark)}}\n`);
   }
 
   /** Writes are batched per event-loop turn: a burst of changes becomes one write per stream. */

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../kube-object.js';
-import type { Rendering } from '../http/negotiation.js';
+import type { Rendering } from '../http/output.js';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
 import type { FieldSelector } from '../selectors/field-selector.js';
 import type { LabelSelector } from '../selectors/label-selector.js';
@@ -17,8 +17,14 @@ export interface WatchRequest {
   readonly timeoutMs?: number;
 }
 
-/** A watch stream's position: send synthetic ADDED for the current state, or resume after an RV. */
-export type WatchStart = { readonly from: 'now-with-state' } | { readonly from: 'rv'; readonly rv: number };
+/**
+ * A watch stream's position: synthetic ADDED for the current state (then, with `initialEventsEnd`, a
+ * BOOKMARK saying the initial events are over), only changes from now, or changes after an RV.
+ */
+export type WatchStart =
+  | { readonly from: 'now-with-state'; readonly initialEventsEnd: boolean }
+  | { readonly from: 'now' }
+  | { readonly from: 'rv'; readonly rv: number };
 
 /** Identifies how an event's object is encoded for a request (object, table or metadata, and version). */
 export function renderingKey(request: WatchRequest): string {

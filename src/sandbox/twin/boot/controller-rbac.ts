@@ -1,5 +1,3 @@
-import type { Random } from '../../../clock/index.js';
-import type { Identity } from '../../apiserver/index.js';
 import type { KubeObject } from '../kube/kube-types.js';
 
 /**
@@ -77,13 +75,4 @@ export function controllerRbacObjects(): { resource: string; object: KubeObject 
     );
   }
   return out;
-}
-
-/** One bearer token per controller service account (the token the manager would request for it). */
-export function controllerIdentities(random: Random): Identity[] {
-  return Object.keys(CONTROLLER_ROLES).map((name) => {
-    let token = '';
-    for (let i = 0; i < 40; i++) token += Math.floor(random() * 36).toString(36);
-    return { name: `sa-${name}`, token, user: `system:serviceaccount:kube-system:${name}` };
-  });
 }

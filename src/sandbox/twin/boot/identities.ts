@@ -34,3 +34,9 @@ export function twinIdentities(random: Random): TwinIdentities {
     rancher: { name: 'rancher-admin', token: token(random), user: 'admin', groups: ['system:masters'] },
   };
 }
+
+/** The node identity as the kubelet of `nodeName` authenticates (`system:node:<name>`, group system:nodes). */
+export function withNodeIdentity(identities: TwinIdentities, nodeName: string | undefined): TwinIdentities {
+  if (!nodeName) return identities;
+  return { ...identities, node: { ...identities.node, user: `system:node:${nodeName}` } };
+}

@@ -16,8 +16,6 @@ export interface SimulatedLauncherOptions {
     readonly 'kube-controller-manager': string;
     readonly 'cloud-controller-manager': string;
   };
-  /** kube-system service account name → token, for `--use-service-account-credentials`. */
-  readonly serviceAccountTokens: ReadonlyMap<string, string>;
   readonly aws: AwsEmulator;
   readonly clock: Clock;
   readonly random: Random;
@@ -36,7 +34,8 @@ export function simulatedManagerLauncher(options: SimulatedLauncherOptions): Man
         server: options.server,
         token: tokenOf(launch.args, launch.component, options.tokens),
         certificateAuthority: options.certificateAuthority,
-        tokenFor: (serviceAccount) => options.serviceAccountTokens.get(serviceAccount),
+        // --use-service-account-credentials: per-controller tokens from TokenRequest, as the manager.
+        requestTokens: true,
       },
       aws: {
         endpoint: aws.url,
