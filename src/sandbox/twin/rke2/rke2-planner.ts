@@ -149,13 +149,14 @@ export class Rke2Planner {
         this.writeStatus(settledStatus);
         return;
       }
-      // Rancher's tiers, each finished before the next (pkg/capr/planner/planner.go): etcd machines one at a
-      // time (combined etcd + control-plane ones among them), then control-plane, then workers.
+      // Rancher's tiers, each finished before the next (pkg/capr/planner/planner.go): the init node
+      // ("bootstrap"), then the other etcd machines one at a time (combined etcd + control-plane ones among
+      // them), then control-plane, then workers.
       const etcd = pending.filter(([agent]) => hasRole(agent.instance, 'etcd'));
       const controlPlane = pending.filter(([agent]) => hasRole(agent.instance, 'control-plane'));
       const [kind, batch] =
         etcd.length > 0
-          ? ['etcd', etcd.slice(0, 1)]
+          ? [tierOf(etcd[0]![0], this.initMachine()), etcd.slice(0, 1)]
           : controlPlane.length > 0
             ? ['control plane', controlPlane.slice(0, 1)]
             : ['worker', pending.slice(0, workerConcurrency(rkeConfig, pending.length))];
@@ -176,9 +177,14 @@ export class Rke2Planner {
    * Rancher's message for a node whose probes fail after its plan was applied (pkg/capr/planner store.go
    * probesMessage, reconcile: "configuring <tier> node(s) <machine>: waiting for probes: <names>").
    */
+  /** Rancher's init node: the first etcd machine (rke.cattle.io/init-node). */
+  private initMachine(): string | undefined {
+    return this.options.fleet.all().find((a) => hasRole(a.instance, 'etcd'))?.instance.machineName;
+  }
+
   private reportProbes(agent: NodeAgent): void {
     const failures = probeFailures(agent);
-    const message = `configuring ${tierOf(agent)} node(s) ${agent.instance.machineName}: waiting for probes: ${failures.map((f) => f.component).join(', ')}`;
+    const message = `configuring ${tierOf(agent, this.initMachine())} node(s) ${agent.instance.machineName}: waiting for probes: ${failures.map((f) => f.component).join(', ')}`;
     this.writeStatus((p, g, n) => reconcilingStatus(p, g, n, message));
     this.options.log(
       `rke2 planner: ${message} (${failures.map((f) => `${f.component}: ${f.log}`).join('; ')})`,
@@ -225,8 +231,13 @@ export class Rke2Planner {
 /** How long after applying a plan the system-agent's probes are read. */
 const PROBE_DELAY_MS = 1_000;
 
-function tierOf(agent: NodeAgent): string {
-  if (hasRole(agent.instance, 'etcd')) return 'etcd';
+/**
+ * The tier Rancher names in "configuring <tier> node(s)": the init node (the first etcd machine, labelled
+ * rke.cattle.io/init-node) is reconciled alone as "bootstrap" (planner.go bootstrapTier, isNotInitNodeOrIsDeleting).
+ */
+function tierOf(agent: NodeAgent, initMachine: string | undefined): string {
+  if (hasRole(agent.instance, 'etcd'))
+    return agent.instance.machineName === initMachine ? 'bootstrap' : 'etcd';
   return hasRole(agent.instance, 'control-plane') ? 'control plane' : 'worker';
 }
 
