@@ -10,6 +10,7 @@
  *
  *   npx tsx scripts/node-lines.ts lines          # the tested lines, e.g. "22 24 26"
  *   npx tsx scripts/node-lines.ts bin 24 [arm64]  # fetches if needed; prints the folder holding `node`
+ *   npx tsx scripts/node-lines.ts pin 24.22.0     # prints the NODE_LINES entry for a new patch release
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -105,14 +106,31 @@ export function nodeBinDir(
   return bin;
 }
 
+/** The NODE_LINES entry for `version`, with the registry's integrity of both architectures. */
+function pinEntry(version: string): string {
+  const integrity = (arch: NodeArch): string =>
+    execFileSync('npm', ['view', `node-linux-${arch}@${version}`, 'dist.integrity'], {
+      encoding: 'utf8',
+    }).trim();
+  return [
+    `  ${version.split('.')[0]}: {`,
+    `    version: '${version}',`,
+    `    integrity: {`,
+    `      x64: '${integrity('x64')}',`,
+    `      arm64: '${integrity('arm64')}',`,
+    `    },`,
+    `  },`,
+  ].join('\n');
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const [what, major, arch] = process.argv.slice(2);
+  const [what, arg, arch] = process.argv.slice(2);
   if (what === 'lines') console.log(Object.keys(NODE_LINES).join(' '));
-  else if (what === 'version' && major) console.log(pinOf(Number(major)).version);
-  else if (what === 'bin' && major)
-    console.log(nodeBinDir(Number(major), arch === 'arm64' ? 'arm64' : 'x64'));
+  else if (what === 'version' && arg) console.log(pinOf(Number(arg)).version);
+  else if (what === 'bin' && arg) console.log(nodeBinDir(Number(arg), arch === 'arm64' ? 'arm64' : 'x64'));
+  else if (what === 'pin' && arg) console.log(pinEntry(arg));
   else {
-    console.error('usage: node-lines.ts lines | version <major> | bin <major> [x64|arm64]');
+    console.error('usage: node-lines.ts lines | version <major> | bin <major> [x64|arm64] | pin <version>');
     process.exitCode = 2;
   }
 }

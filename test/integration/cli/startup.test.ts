@@ -44,6 +44,11 @@ function loadedModules(args: readonly string[]): { code: number | null; modules:
 const under = (dir: string) => (url: string) => url.startsWith(pathToFileURL(join(ROOT, dir)).href + '/');
 
 describe('uproot start-up', () => {
+  it('the test process runs on the Node.js first on the PATH (how .ci/run tests each line)', () => {
+    const onPath = spawnSync('node', ['--version'], { encoding: 'utf8' }).stdout.trim();
+    expect(process.version).toBe(onPath);
+  });
+
   it('--version loads no command module, no sandbox, toolkit or AWS SDK', () => {
     const { code, modules, stdout } = loadedModules(['--version']);
     expect(code).toBe(0);
