@@ -157,6 +157,10 @@ function buildExecutable(arch: NodeArch, main: string, assets: Record<string, st
         output,
         disableExperimentalSEAWarning: true,
         useCodeCache: runner !== undefined,
+        // Node warns about some deprecated APIs only for code outside node_modules, which the bundle is:
+        // node-fetch 2 (client-node 1.4.0) calls url.parse() on every request (DEP0169). The same silence as
+        // the npm package, where node-fetch sits in node_modules.
+        execArgv: ['--disable-warning=DEP0169'],
         assets,
       },
       null,
