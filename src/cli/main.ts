@@ -4,10 +4,14 @@ import { runCli } from './program.js';
 import './commands/index.js';
 import type { CliIo } from './io.js';
 import { createInterface } from 'node:readline/promises';
+import { endOfLifeNotice } from './node-line.js';
 
-// The AWS SDK warns on Node < 22 about SDK releases after January 2027; uproot pins SDK versions that run on
-// Node 20 (package.json engines), so the warning is about our upgrades, not something a user can act on.
+// The AWS SDK warns on Node < 22, in eight lines, about its releases after January 2027; uproot pins SDK
+// versions that run on Node 20 (docs/decisions/0007-node-lines-and-single-executable.md). uproot says it
+// once per process, in one line on stderr (never on stdout, which may be -o json), on every end-of-life line.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+const notice = endOfLifeNotice(process.version, new Date());
+if (notice !== undefined) process.stderr.write(`${notice}\n`);
 
 const controller = new AbortController();
 let interrupts = 0;
@@ -42,5 +46,8 @@ const io: CliIo = {
   },
 };
 
-// kubectl runs plugins as kubectl-uproot with the same argv.
-process.exitCode = await runCli(process.argv.slice(2), io);
+// kubectl runs plugins as kubectl-uproot with the same argv. No top-level await: the single executable
+// (scripts/build-binary.ts) bundles this entry as CommonJS.
+void runCli(process.argv.slice(2), io).then((code) => {
+  process.exitCode = code;
+});

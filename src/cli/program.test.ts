@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { runCli } from './program.js';
+import { Command } from 'commander';
+import { invokedCommand, registeredCommands, runCli } from './program.js';
 import { recordingIo } from './io.js';
 import { VERSION } from '../version.js';
 import './commands/index.js';
@@ -20,5 +21,57 @@ describe('runCli', () => {
     const io = recordingIo();
     expect(await runCli(['no-such-command'], io)).toBe(2);
     expect(io.stderrText).toMatch(/unknown command/);
+  });
+});
+
+describe('lazily loaded commands', () => {
+  it('names the top-level command argv invokes', () => {
+    expect(invokedCommand(['--version'])).toBeUndefined();
+    expect(invokedCommand(['plan', '--example', 'rke2'])).toBe('plan');
+    expect(invokedCommand(['--help', 'demo'])).toBe('demo');
+    expect(invokedCommand(['help', 'sandbox'])).toBe('sandbox');
+  });
+
+  it('lists each command as its module registers it (name, description, options)', async () => {
+    const lazy = registeredCommands().filter((c) => typeof c !== 'function');
+    expect(lazy.map((c) => c.name)).toEqual([
+      'preflight',
+      'plan',
+      'migrate',
+      'verify',
+      'status',
+      'rollback',
+      'report',
+      'demo',
+      'sandbox',
+      'leader-migration',
+    ]);
+    for (const entry of lazy) {
+      const program = new Command('uproot');
+      (await entry.load())(program, {
+        io: recordingIo(),
+        run:
+          (a) =>
+          async (...args) =>
+            void (await a(...args)),
+      });
+      expect(
+        program.commands.map((c) => c.name()),
+        entry.name,
+      ).toEqual([entry.name]);
+      const cmd = program.commands[0]!;
+      expect(cmd.description(), entry.name).toBe(entry.description);
+      expect(cmd.options.length > 0, entry.name).toBe(entry.options);
+      expect(cmd.registeredArguments, entry.name).toEqual([]);
+    }
+  });
+
+  it('shows a command\u2019s own help from its module', async () => {
+    const io = recordingIo();
+    expect(await runCli(['plan', '--help'], io)).toBe(0);
+    expect(io.stdoutText).toContain('--example <name>');
+    const help = recordingIo();
+    expect(await runCli(['help', 'leader-migration'], help)).toBe(0);
+    expect(help.stdoutText).toMatch(/validate/);
   });
 });

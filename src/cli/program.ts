@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import type { CliIo } from './io.js';
 import { ExitCode, UprootError, formatError } from '../errors/index.js';
 import { VERSION } from '../version.js';
@@ -15,11 +15,35 @@ export interface CommandContext {
 
 export type CommandRegistrar = (program: Command, ctx: CommandContext) => void;
 
-const registrars: CommandRegistrar[] = [];
+/**
+ * A top-level command whose module is imported only when it runs (or its own help is asked for): `uproot
+ * --version` and `uproot --help` then load no toolkit, no AWS SDK and no sandbox. `uproot --help` lists it
+ * from `name`, `description` and `options`; a unit test keeps them equal to what the module registers.
+ */
+export interface LazyCommand {
+  readonly name: string;
+  readonly description: string;
+  /** Whether the command itself takes options (`uproot --help` then lists it as `name [options]`). */
+  readonly options: boolean;
+  load(): Promise<CommandRegistrar>;
+}
 
-/** Called by src/cli/commands/index.ts for every command module. */
-export function registerCommands(...fns: CommandRegistrar[]): void {
-  registrars.push(...fns);
+const registrars: (CommandRegistrar | LazyCommand)[] = [];
+
+/** Called by src/cli/commands/index.ts (lazily loaded commands) and by tests (a registrar). */
+export function registerCommands(...entries: (CommandRegistrar | LazyCommand)[]): void {
+  registrars.push(...entries);
+}
+
+/** What has been registered, in order (for tests). */
+export function registeredCommands(): readonly (CommandRegistrar | LazyCommand)[] {
+  return registrars;
+}
+
+/** The top-level command argv names (`uproot help plan` names plan); undefined for `--version`, `--help`. */
+export function invokedCommand(argv: readonly string[]): string | undefined {
+  const words = argv.filter((a) => !a.startsWith('-'));
+  return words[0] === 'help' ? words[1] : words[0];
 }
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -42,12 +66,29 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
     .showHelpAfterError('(run with --help for usage)')
     .allowExcessArguments(false);
-  for (const register of registrars) register(program, ctx);
   try {
+    await register(program, ctx, invokedCommand(argv));
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
   } catch (error) {
     return reportError(error, io);
+  }
+}
+
+/** Registers every command: the invoked one from its module, the others by name for the help listing. */
+async function register(program: Command, ctx: CommandContext, invoked: string | undefined): Promise<void> {
+  const listed = new Map<Command, string>();
+  for (const entry of registrars) {
+    if (typeof entry === 'function') entry(program, ctx);
+    else if (entry.name === invoked) (await entry.load())(program, ctx);
+    else {
+      const stub = program.command(entry.name).description(entry.description);
+      listed.set(stub, `${entry.name}${entry.options ? ' [options]' : ''}`);
+    }
+  }
+  if (listed.size > 0) {
+    const help = new Help();
+    program.configureHelp({ subcommandTerm: (cmd) => listed.get(cmd) ?? help.subcommandTerm(cmd) });
   }
 }
 

@@ -17,6 +17,7 @@ import {
   type TwinStatus,
 } from '../../sandbox/twin/index.js';
 import { addRehearseCommand } from './sandbox-rehearse.js';
+import { isSingleExecutable } from '../single-executable.js';
 
 /**
  * `uproot sandbox`: run twins of RKE2, RKE and kubeadm clusters on AWS (`up`, `down`), apply an RKE
@@ -169,16 +170,17 @@ async function up(ctx: CommandContext, opts: UpOptions, argv: readonly string[])
 
 /** Starts `uproot sandbox up ... --foreground` in the background and waits until it is serving. */
 async function detach(ctx: CommandContext, dir: string, argv: readonly string[]): Promise<number> {
-  const entry = ctx.io.env.UPROOT_CLI_ENTRY ?? process.argv[1];
-  if (!entry)
+  // The single executable is the CLI itself (its argv[1] is how it was called, not a script to run).
+  const self = isSingleExecutable();
+  const entry = self ? undefined : (ctx.io.env.UPROOT_CLI_ENTRY ?? process.argv[1]);
+  if (!self && !entry)
     throw new InputError('UP-SANDBOX-DETACH', 'cannot find the uproot CLI to start in the background', {
       hint: 'run without --detach',
     });
   const logPath = resolve(dir, 'sandbox.log');
   const out = openSync(logPath, 'a');
   const args = [
-    ...process.execArgv,
-    entry,
+    ...(entry !== undefined ? [...process.execArgv, entry] : []),
     ...argv.filter((a) => a !== '--detach'),
     '--foreground',
     '--dir',
