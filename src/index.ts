@@ -70,9 +70,9 @@ export type { MigrationPlan, PlanStep, StepId, Distro, Gate } from './core/plan/
 export type { PreflightReport } from './core/checks/index.js';
 export type { CheckId } from './core/checks/check-result.js';
 export type { PreflightSnapshot } from './core/checks/snapshot.js';
-export type { GateResult, Journal, LeaseObservation, StepRecord } from './engine/journal/journal-schema.js';
+export type { GateResult, Journal, LeaseRecord, StepRecord } from './engine/journal/journal-schema.js';
 export type { JournalPhase } from './engine/journal/journal-transitions.js';
-export type { OwnershipInference, OwnershipOverlap } from './engine/gates/ownership.js';
+export type { OwnershipInference, OwnershipOverlap } from './core/ownership/index.js';
 export type { RunResult } from './engine/run-plan.js';
 export type { RollbackResult } from './engine/rollback/run-rollback.js';
 export type { EngineEvent } from './engine/events.js';

@@ -1,6 +1,7 @@
 /**
  * uproot/election: client-go's Lease leader election and Kubernetes Leader Migration (KEP-2436) for
- * TypeScript. Usable on its own by anyone writing controllers; uproot's sandbox managers are built on it.
+ * TypeScript. Usable on its own by anyone writing controllers (it imports nothing of uproot's but the clock and
+ * the error classes); uproot's sandbox managers are built on it, and uproot's core on its model.
  * See docs/election.md. Tools for testing and rehearsing with it (an in-memory lease store with faults,
  * virtual and skewed clocks, the lease watcher, the rehearsal): uproot/election/testing.
  */
@@ -53,6 +54,43 @@ export {
   type LeaderElectionConfig,
 } from './elector/election-config.js';
 export { LeaderElector, type ElectorSnapshot } from './elector/leader-elector.js';
+
+// What a manager of a version executes: its controllers' names, the LeaderMigrationConfiguration (the
+// version's default, upstream's validation, the controller filter); uproot's core builds on these
+export {
+  ANY_COMPONENT,
+  MIGRATION_LEASE_NAME,
+  atLeast,
+  compareVersions,
+  controllerName,
+  controllerNameInEra,
+  controllersOf,
+  defaultLeaderMigrationConfiguration,
+  filterController,
+  formatValidationFailure,
+  logicalControllerOf,
+  parseKubernetesVersion,
+  serviceAccountTokenController,
+  usesCanonicalNames,
+  validateLeaderMigrationConfiguration,
+  type ControllerLeader,
+  type ControllerOwnership,
+  type FieldError,
+  type KubernetesVersion,
+  type LeaderMigrationConfiguration,
+  type LeaseObservation,
+  type LogicalController,
+  type ManagerComponent,
+} from './model/index.js';
+
+// client-node helpers: API clients sharing one keep-alive agent (the lease lock's transport), paged lists
+export {
+  closeKeepAliveAgents,
+  listAll,
+  makeKeepAliveApiClient,
+  type KeepAliveClientOptions,
+  type ListPage,
+} from './kube-http/index.js';
 
 // Leader migration runtime
 export {

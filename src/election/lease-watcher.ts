@@ -1,8 +1,7 @@
 import { CoordinationV1Api, type KubeConfig } from '@kubernetes/client-node';
 import type { Clock } from '../clock/index.js';
-import { MIGRATION_LEASE_NAME } from '../core/leader-migration/index.js';
-import type { LeaseObservation } from '../core/ownership/index.js';
-import { makeKeepAliveApiClient } from '../kube-http/index.js';
+import { MIGRATION_LEASE_NAME, type LeaseObservation } from './model/index.js';
+import { makeKeepAliveApiClient } from './kube-http/index.js';
 import { isNotFound } from './errors.js';
 import { kubeLeaseApi } from './lease-lock/kube-lease-lock.js';
 import type { LeaseApi } from './lease-lock/lease-lock.js';

@@ -1,8 +1,8 @@
 /**
  * uproot/election/testing: tools for testing and rehearsing code built on uproot/election, kept out of the
  * library's own entry. An in-memory lease store with fault injection, virtual, skewed and pausable clocks, a
- * lock whose calls can be held back, the outside view of the leases (polled like kubectl), and the
- * leader-migration rehearsal on simulated managers.
+ * lock whose calls can be held back, and the outside view of the leases (polled like kubectl). The
+ * leader-migration rehearsal, which judges ownership with uproot's core, is the sandbox's (src/sandbox/rehearsal).
  */
 export { VirtualClock, seededRandom } from '../clock/index.js';
 export {
@@ -21,11 +21,3 @@ export {
   type LeaseWatcher,
   type LeaseWatcherOptions,
 } from './lease-watcher.js';
-export {
-  rehearseMigration,
-  type RehearsalFigures,
-  type RehearsalLeases,
-  type RehearsalOptions,
-  type RehearsalReport,
-} from './rehearsal/rehearse-migration.js';
-export { ledgerControllers } from './rehearsal/simulated-controllers.js';

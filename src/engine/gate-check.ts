@@ -5,13 +5,13 @@
 import type { Clock } from '../clock/index.js';
 import type { Gate, PlanStep } from '../core/plan/plan-types.js';
 import type { EventSink } from './events.js';
-import type { GateRecord, GateResult, Journal, LeaseObservation } from './journal/journal-schema.js';
-import { appendLeaseObservations } from './journal/journal-transitions.js';
+import type { GateRecord, GateResult, Journal, LeaseRecord } from './journal/journal-schema.js';
+import { appendLeaseRecords } from './journal/journal-transitions.js';
 
 export interface GateRun {
   readonly result: GateResult;
   /** Lease holder observations made while checking, for the journal's timeline. */
-  readonly observations?: readonly LeaseObservation[];
+  readonly observations?: readonly LeaseRecord[];
 }
 
 export interface GateCheckActions {
@@ -52,7 +52,7 @@ export async function checkGate(
   }
   const finishedAt = new Date(clock.now()).toISOString();
   let journal = input.journal;
-  if (run.observations?.length) journal = appendLeaseObservations(journal, run.observations, clock.now());
+  if (run.observations?.length) journal = appendLeaseRecords(journal, run.observations, clock.now());
   journal = await how.record(journal, { gate, startedAt, finishedAt, result: run.result });
   actions.notify?.({ type: 'gate-finished', step: step.id, gate, result: run.result });
   return { type: 'checked', result: run.result, journal };

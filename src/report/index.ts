@@ -2,4 +2,5 @@ export { buildReportModel, type ReportModel, type ReportStep, type ReportGate } 
 export { renderReportMarkdown } from './render-markdown.js';
 export { renderReportHtml } from './render-html.js';
 export { renderTimelineSvg } from './timeline-svg.js';
-export { journalOwnership } from './journal-ownership.js';
+// The journal's ownership timeline is the core's (src/core/ownership/journal-ownership.ts).
+export { journalOwnership } from '../core/ownership/index.js';

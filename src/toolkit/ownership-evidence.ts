@@ -4,7 +4,7 @@
  * gone). Reading the pods may fail; the judgement is then made from the plan alone, more strictly.
  */
 import { readGateSnapshot } from '../engine/gates/evaluate-gate.js';
-import type { OwnershipEvidence } from '../engine/gates/ownership.js';
+import type { OwnershipEvidence } from '../core/ownership/index.js';
 import type { Journal } from '../engine/journal/journal-schema.js';
 import type { GateReader } from '../engine/ports.js';
 import { controlPlaneSelectorFor, distroFacts } from '../core/distros/distro-facts.js';

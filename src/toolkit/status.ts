@@ -15,15 +15,15 @@ import { readOwnershipEvidence } from './ownership-evidence.js';
 import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
 import type { ObjectStore } from '../engine/ports.js';
 import { decideLock, type LockLease } from '../engine/lock/lock-decision.js';
-import { LEASE_NAMESPACE } from '../engine/gates/lease-holder.js';
-import { watchedLeases, DEFAULT_MIGRATION_LEASE } from '../engine/gates/gate-runner.js';
 import {
+  LEASE_NAMESPACE,
   leaseOverlapInference,
   ownershipInference,
   type OwnershipInference,
   type OwnershipOverlap,
-} from '../engine/gates/ownership.js';
-import type { Journal, LeaseObservation, StepRecord } from '../engine/journal/journal-schema.js';
+} from '../core/ownership/index.js';
+import { watchedLeases, DEFAULT_MIGRATION_LEASE } from '../engine/gates/gate-runner.js';
+import type { Journal, LeaseRecord, StepRecord } from '../engine/journal/journal-schema.js';
 import { journalPhase, type JournalPhase } from '../engine/journal/journal-transitions.js';
 import { nextAction, type NextAction } from '../engine/next-action.js';
 import { kubeconfigConnect, type Connect } from './session/cluster-access.js';
@@ -68,7 +68,7 @@ export interface StatusReport {
   readonly steps: readonly StatusStep[];
   readonly leases: readonly LeaseHolder[];
   readonly lock?: { readonly holder: string; readonly renewedSecondsAgo: number; readonly expired: boolean };
-  readonly timeline: readonly LeaseObservation[];
+  readonly timeline: readonly LeaseRecord[];
   readonly overlaps: readonly OwnershipOverlap[];
 }
 
@@ -180,7 +180,7 @@ export async function status(
  */
 async function overlapsOf(
   journal: Journal | undefined,
-  timeline: readonly LeaseObservation[],
+  timeline: readonly LeaseRecord[],
   clusters: { downstream: ObjectStore; management?: ObjectStore | undefined } | undefined,
   now: number,
   inference: OwnershipInference | undefined,

@@ -13,7 +13,7 @@ import { InputError } from '../../errors/index.js';
 import { parseClusterRef, type RancherClusterRef } from '../../core/distros/rke2/cluster-ref.js';
 import type { SourceFile } from '../../core/distros/shared/yaml-source.js';
 import type { ObjectStore } from '../../engine/ports.js';
-import { makeKeepAliveApiClient } from '../../kube-http/index.js';
+import { makeKeepAliveApiClient } from '../../election/kube-http/index.js';
 import { readClusterDefinition, type ClusterDefinition, type Readable } from '../../core/checks/index.js';
 import { detectDistro } from '../../core/distros/detect.js';
 import { findClusters } from '../../core/distros/rke2/index.js';

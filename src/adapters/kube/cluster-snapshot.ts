@@ -17,7 +17,7 @@ import {
   type V1Pod,
 } from '@kubernetes/client-node';
 import type { Clock } from '../../clock/index.js';
-import { makeKeepAliveApiClient } from '../../kube-http/index.js';
+import { listAll, makeKeepAliveApiClient, type ListPage } from '../../election/kube-http/index.js';
 import {
   CCM_IDENTITY,
   CCM_NAMESPACE,
@@ -31,7 +31,6 @@ import {
   type Readable,
   type ResourceAttributes,
 } from '../../core/checks/index.js';
-import { listAll, type ListPage } from './list-all.js';
 import type { CallCounter } from './request-counter.js';
 import { fatalError, isFatal, skipReason } from './kube-read-error.js';
 import {

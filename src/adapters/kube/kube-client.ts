@@ -17,7 +17,7 @@ import {
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Clock, Random } from '../../clock/index.js';
 import { ExitCode, InternalError, UprootError } from '../../errors/index.js';
-import { keepAliveAgentFor, pickTls } from '../../kube-http/index.js';
+import { keepAliveAgentFor, pickTls } from '../../election/kube-http/index.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -10,7 +10,7 @@ import {
   type ObjectStore,
   type PatchType,
 } from '../../engine/ports.js';
-import { listAll } from './list-all.js';
+import { listAll } from '../../election/kube-http/index.js';
 import { CONTENT_TYPES, isKubeStatus, type KubeClient } from './kube-client.js';
 import { ResourceResolver, resourcePath } from './resource-paths.js';
 

@@ -1,2 +1,10 @@
-export * from './kubernetes-version.js';
+// Versions are election's (src/election/model): a manager's version picks its controller names and default.
+export {
+  atLeast,
+  compareVersions,
+  minorString,
+  nextMinor,
+  parseKubernetesVersion,
+  type KubernetesVersion,
+} from '../../election/model/index.js';
 export * from './removed-flags.js';

@@ -1,5 +1,5 @@
 import { lastFlagValue } from '../distros/shared/flag-list.js';
-import { atLeast, type KubernetesVersion } from './kubernetes-version.js';
+import { atLeast, type KubernetesVersion } from '../../election/model/index.js';
 
 /**
  * What the kubelet, kube-apiserver and kube-controller-manager of a given version do with the cloud-provider

@@ -1,9 +1,9 @@
 import { parseKubernetesVersion, type KubernetesVersion } from '../kubernetes-version/index.js';
 import { decodeLeaderMigrationConfiguration, type ConfigIssue } from './decode.js';
-import { resolveControllers, type ControllerResolution } from './filter.js';
+import { resolveControllers, type ControllerResolution } from '../../election/model/index.js';
 import { lintLeaderMigrationConfiguration, type LintOptions } from './lint.js';
-import type { LeaderMigrationApiVersion, LeaderMigrationConfiguration, ManagerComponent } from './types.js';
-import { validateLeaderMigrationConfiguration } from './validate.js';
+import type { LeaderMigrationApiVersion, LeaderMigrationConfiguration, ManagerComponent } from '../../election/model/index.js';
+import { validateLeaderMigrationConfiguration } from '../../election/model/index.js';
 
 export interface LeaderMigrationReport {
   readonly file: string;

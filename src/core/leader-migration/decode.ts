@@ -8,7 +8,7 @@ import {
   type ControllerLeader,
   type LeaderMigrationApiVersion,
   type LeaderMigrationConfiguration,
-} from './types.js';
+} from '../../election/model/index.js';
 
 /** A problem found while reading a configuration, located in the file. */
 export interface ConfigIssue {

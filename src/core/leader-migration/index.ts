@@ -1,28 +1,43 @@
-/** Leader Migration (KEP-2436) semantics: pure functions over plain data. */
-export * from './types.js';
+/**
+ * Leader Migration (KEP-2436) as uproot plans and judges it: pure functions over plain data. What a manager
+ * executes (the configuration's types, controller names per version, the default, upstream's validation and
+ * the filter) is election's (src/election/model) and re-exported here; uproot adds decoding a file, rendering
+ * one per phase, linting and checking.
+ */
 export {
-  controllersOf,
+  ANY_COMPONENT,
+  LEADER_MIGRATION_GROUP,
+  LEADER_MIGRATION_KIND,
+  LEADER_MIGRATION_VERSIONS,
+  MANAGER_COMPONENTS,
+  MIGRATION_LEASE_NAME,
   controllerName,
   controllerNameInEra,
+  controllersOf,
+  defaultLeaderMigrationConfiguration,
+  filterController,
+  formatValidationFailure,
   logicalControllerOf,
   migratableControllers,
+  resolveControllers,
   serviceAccountTokenController,
   usesCanonicalNames,
+  validateLeaderMigrationConfiguration,
+  type ControllerLeader,
+  type ControllerOwnership,
+  type ControllerResolution,
+  type FieldError,
+  type LeaderMigrationApiVersion,
+  type LeaderMigrationConfiguration,
   type LogicalController,
-} from './controller-names.js';
+  type ManagerComponent,
+} from '../../election/model/index.js';
 export {
   decodeLeaderMigrationConfiguration,
   type ConfigIssue,
   type DecodedLeaderMigration,
   type DecodeOptions,
 } from './decode.js';
-export {
-  validateLeaderMigrationConfiguration,
-  formatValidationFailure,
-  type FieldError,
-} from './validate.js';
-export { defaultLeaderMigrationConfiguration } from './default-config.js';
-export { filterController, resolveControllers, type ControllerResolution } from './filter.js';
 export {
   renderLeaderMigrationConfiguration,
   leaderMigrationToYaml,

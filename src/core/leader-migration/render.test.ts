@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfigIsSafe, leaderMigrationToYaml, renderLeaderMigrationConfiguration } from './render.js';
 import { decodeLeaderMigrationConfiguration } from './decode.js';
-import { filterController } from './filter.js';
+import { filterController } from '../../election/model/index.js';
 import { checkLeaderMigrationConfiguration } from './check.js';
-import { controllerName, migratableControllers } from './controller-names.js';
+import { controllerName, migratableControllers } from '../../election/model/index.js';
 import { parseKubernetesVersion } from '../kubernetes-version/index.js';
 
 const v126 = parseKubernetesVersion('1.26');

@@ -1,6 +1,6 @@
 import { Document } from 'yaml';
 import type { KubernetesVersion } from '../kubernetes-version/index.js';
-import { controllerNameInEra, migratableControllers, usesCanonicalNames } from './controller-names.js';
+import { controllerNameInEra, migratableControllers, usesCanonicalNames } from '../../election/model/index.js';
 import {
   ANY_COMPONENT,
   LEADER_MIGRATION_GROUP,
@@ -8,7 +8,7 @@ import {
   MIGRATION_LEASE_NAME,
   type LeaderMigrationApiVersion,
   type LeaderMigrationConfiguration,
-} from './types.js';
+} from '../../election/model/index.js';
 
 /**
  * The three configurations of the Kubernetes task (seed 003): `initial` assigns the cloud controllers to KCM

@@ -3,12 +3,8 @@ import { parseKubernetesVersion } from '../kubernetes-version/index.js';
 import { defaultLeaderMigrationConfiguration } from '../leader-migration/index.js';
 import { compareOwnership } from './compare.js';
 import { analyzeLedger } from './ledger.js';
-import {
-  inferOwnership,
-  leaseHolderTimeline,
-  type LeaseObservation,
-  type ManagerProfile,
-} from './lease-timeline.js';
+import type { LeaseObservation } from './index.js';
+import { inferOwnership, leaseHolderTimeline, type ManagerProfile } from './lease-timeline.js';
 
 const v126 = parseKubernetesVersion('1.26');
 const v127 = parseKubernetesVersion('1.27');

@@ -8,23 +8,9 @@ import {
   type LogicalController,
   type ManagerComponent,
 } from '../leader-migration/index.js';
+import type { LeaseObservation } from '../../election/model/index.js';
 import type { TimeSpan } from './intervals.js';
 import { ownershipReport, type OwnershipInterval, type OwnershipReport } from './ownership-report.js';
-
-/** One look at a lease from outside (a watch event or a poll). `time` is the observer's clock. */
-export interface LeaseObservation {
-  readonly time: number;
-  readonly name: string;
-  readonly namespace?: string;
-  /** False when the lease did not exist. */
-  readonly present: boolean;
-  readonly holderIdentity: string;
-  readonly leaseDurationSeconds: number;
-  readonly renewTime?: number;
-  readonly acquireTime?: number;
-  readonly leaseTransitions?: number;
-  readonly resourceVersion?: string;
-}
 
 /** Who held a lease, as an outside observer can tell: from when the holder was seen until it changed or expired. */
 export interface HolderSpan extends TimeSpan {

@@ -1,14 +1,15 @@
 import { InputError } from '../../errors/index.js';
-import { parseKubernetesVersion, type KubernetesVersion } from '../../core/kubernetes-version/index.js';
 import {
   defaultLeaderMigrationConfiguration,
   filterController,
   formatValidationFailure,
+  parseKubernetesVersion,
   serviceAccountTokenController,
   validateLeaderMigrationConfiguration,
+  type KubernetesVersion,
   type LeaderMigrationConfiguration,
   type ManagerComponent,
-} from '../../core/leader-migration/index.js';
+} from '../model/index.js';
 import { controllerAliases, isControllerEnabled, resolveControllerAliases } from './controller-selection.js';
 
 /** One controller a manager can run. `run` works until `signal` aborts (or returns early if it has nothing to do). */

@@ -1,9 +1,10 @@
 import {
   controllersOf,
+  parseKubernetesVersion,
   usesCanonicalNames,
+  type KubernetesVersion,
   type ManagerComponent,
-} from '../../core/leader-migration/index.js';
-import { parseKubernetesVersion, type KubernetesVersion } from '../../core/kubernetes-version/index.js';
+} from '../model/index.js';
 
 /**
  * `--controllers` aliases of a manager version: from 1.28 the canonical `*-controller` names accept the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseKubernetesVersion } from '../../core/kubernetes-version/index.js';
+import { parseKubernetesVersion } from '../model/index.js';
 import { controllerAliases, isControllerEnabled, resolveControllerAliases } from './controller-selection.js';
 import { parseGoDuration } from './go-flag-values.js';
 import { managerOptionsFromFlags, parseManagerFlags, type ManagerFlagsOptions } from './manager-flags.js';

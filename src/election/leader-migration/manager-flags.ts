@@ -1,13 +1,11 @@
 import {
   atLeast,
+  controllersOf,
   parseKubernetesVersion,
   type KubernetesVersion,
-} from '../../core/kubernetes-version/index.js';
-import {
-  controllersOf,
   type LeaderMigrationConfiguration,
   type ManagerComponent,
-} from '../../core/leader-migration/index.js';
+} from '../model/index.js';
 import { electionTimingsError, type ElectionTimings } from '../elector/election-config.js';
 import { controllerAliases, validateControllerFlag } from './controller-selection.js';
 import { parseGoBool, parseGoDuration } from './go-flag-values.js';

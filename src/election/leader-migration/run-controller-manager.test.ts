@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom, VirtualClock } from '../../clock/index.js';
-import {
-  controllersOf,
-  type LeaderMigrationConfiguration,
-  type ManagerComponent,
-} from '../../core/leader-migration/index.js';
-import { parseKubernetesVersion } from '../../core/kubernetes-version/index.js';
+import { controllersOf, type LeaderMigrationConfiguration, type ManagerComponent } from '../model/index.js';
+import { parseKubernetesVersion } from '../model/index.js';
 import { MemoryLeaseStore } from '../lease-lock/memory-lease-store.js';
 import type { ControllerDescriptor } from './controller-plan.js';
 import {

@@ -1,8 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Clock, Random } from '../../clock/index.js';
 import { InputError } from '../../errors/index.js';
-import type { KubernetesVersion } from '../../core/kubernetes-version/index.js';
-import type { LeaderMigrationConfiguration, ManagerComponent } from '../../core/leader-migration/index.js';
+import type { KubernetesVersion, LeaderMigrationConfiguration, ManagerComponent } from '../model/index.js';
 import { DEFAULT_TIMINGS, type ElectionLogger, type ElectionTimings } from '../elector/election-config.js';
 import { LeaderElector } from '../elector/leader-elector.js';
 import type { LeaseLock } from '../lease-lock/lease-lock.js';

@@ -9,7 +9,7 @@ import {
   type V1Lease,
 } from '@kubernetes/client-node';
 import type { Clock } from '../../clock/index.js';
-import { makeKeepAliveApiClient } from '../../kube-http/index.js';
+import { makeKeepAliveApiClient } from '../kube-http/index.js';
 import { LeaseLockError, type LeaseErrorReason } from '../errors.js';
 import { ApiLeaseLock, type LeaderElectionEventSink, type LeaseApi } from './lease-lock.js';
 import type { LeaseObject, LeaseSpecWire } from './lease-record.js';

@@ -5,7 +5,7 @@
 import type { DistroFacts } from '../../core/distros/distro.js';
 import type { Gate, ObjectRef } from '../../core/plan/plan-types.js';
 import { assertNever, InternalError } from '../../errors/index.js';
-import type { LeaseObservation, LoadBalancerRecord } from '../journal/journal-schema.js';
+import type { LeaseRecord, LoadBalancerRecord } from '../journal/journal-schema.js';
 import { evaluateRbacAllows, splitResource } from './access.js';
 import { evaluateClusterRolledOut } from './cluster-rollout.js';
 import { evaluateControlPlaneFlags } from './control-plane-flags.js';
@@ -23,12 +23,16 @@ import type {
   ServiceFacts,
 } from './gate-facts.js';
 import { pass, type GateVerdict } from './gate-verdict.js';
-import { evaluateMigrationLeaseHeld, LEASE_NAMESPACE } from './lease-holder.js';
+import {
+  LEASE_NAMESPACE,
+  type ComponentPods,
+  type MigrationHistory,
+  type OwnershipInference,
+} from '../../core/ownership/index.js';
+import { evaluateMigrationLeaseHeld } from './lease-holder.js';
 import { evaluateLoadBalancersKept } from './load-balancers.js';
 import { evaluateNodesCordoned, evaluateNodesInitialized } from './node-gates.js';
-import { evaluateNoOwnershipOverlap, type OwnershipInference } from './ownership.js';
-import type { MigrationHistory } from './ownership-phases.js';
-import type { ComponentPods } from './ownership-profiles.js';
+import { evaluateNoOwnershipOverlap } from './ownership.js';
 
 export interface GateContext {
   /** What the distribution says about its control plane and rollouts (its planner's facts). */
@@ -40,7 +44,7 @@ export interface GateContext {
   /** LoadBalancer services recorded before the first step. */
   readonly baseline: readonly LoadBalancerRecord[];
   /** The lease timeline observed so far (journal plus this run). */
-  readonly timeline: readonly LeaseObservation[];
+  readonly timeline: readonly LeaseRecord[];
   readonly inference?: OwnershipInference;
   /** The journal's plan and step records: what each manager may have run when (for no-ownership-overlap). */
   readonly history?: MigrationHistory;

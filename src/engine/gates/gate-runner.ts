@@ -6,12 +6,12 @@
 import type { Clock, Random } from '../../clock/index.js';
 import type { Gate, PlanStep } from '../../core/plan/plan-types.js';
 import type { EventSink } from '../events.js';
-import type { Journal, LeaseObservation } from '../journal/journal-schema.js';
+import type { Journal, LeaseRecord } from '../journal/journal-schema.js';
 import type { GateRun } from '../run-plan.js';
 import { evaluateGate, gateTimeoutSeconds, readGateSnapshot, type GateContext } from './evaluate-gate.js';
 import type { GateReader, LeaseFacts } from './gate-facts.js';
-import { LEASE_NAMESPACE } from './lease-holder.js';
-import type { OwnershipInference } from './ownership.js';
+import { LEASE_NAMESPACE } from '../../core/ownership/index.js';
+import type { OwnershipInference } from '../../core/ownership/index.js';
 import { waitForGate, type Backoff } from './wait-for-gate.js';
 
 export const DEFAULT_MIGRATION_LEASE = 'cloud-provider-extraction-migration';
@@ -38,11 +38,11 @@ export function watchedLeases(journal: Journal): Set<string> {
   return names;
 }
 
-export function observationsOf(
+export function leaseRecordsOf(
   leases: readonly LeaseFacts[],
   watched: ReadonlySet<string>,
   now: number,
-): LeaseObservation[] {
+): LeaseRecord[] {
   return leases
     .filter((l) => watched.has(l.name))
     .map((l) => ({
@@ -65,7 +65,7 @@ export function createGateRunner(options: GateRunnerOptions) {
   }): Promise<GateRun> => {
     const { gate, journal, step } = input;
     const watched = watchedLeases(journal);
-    const observations: LeaseObservation[] = [];
+    const observations: LeaseRecord[] = [];
     const timeout = gateTimeoutSeconds(gate);
     const timeoutMs = timeout === undefined ? undefined : timeout * 1000 * (options.timeoutScale ?? 1);
     options.notify?.({
@@ -78,7 +78,7 @@ export function createGateRunner(options: GateRunnerOptions) {
     const look = async () => {
       const now = options.clock.now();
       try {
-        observations.push(...observationsOf(await options.reader.leases(LEASE_NAMESPACE), watched, now));
+        observations.push(...leaseRecordsOf(await options.reader.leases(LEASE_NAMESPACE), watched, now));
       } catch {
         // The timeline is best effort; the gate's own read reports real trouble.
       }

@@ -5,12 +5,9 @@
  * kube-system/cloud-controller-manager) names the same holder. The lease must also be fresh: renewed within
  * its leaseDurationSeconds (plus a little grace for clock skew between us and the cluster).
  */
+import { LEASE_FRESHNESS_GRACE_SECONDS, LEASE_NAMESPACE } from '../../core/ownership/index.js';
 import type { LeaseFacts, ManagerComponent } from './gate-facts.js';
 import { pass, wait, type GateVerdict } from './gate-verdict.js';
-
-export const LEASE_NAMESPACE = 'kube-system';
-/** Seconds of clock skew tolerated between uproot and the managers when judging renewTime. */
-export const LEASE_FRESHNESS_GRACE_SECONDS = 5;
 
 export function evaluateMigrationLeaseHeld(
   leases: readonly LeaseFacts[],

@@ -12,6 +12,7 @@ import {
   objectRefSchema,
   stepIdSchema,
 } from '../../core/plan/plan-types.js';
+import { leaseRecordSchema } from '../../core/ownership/index.js';
 
 export const JOURNAL_SCHEMA_VERSION = 'uproot.dev/journal/v1';
 
@@ -137,18 +138,8 @@ export type StepRecord = z.infer<typeof stepRecordSchema>;
 export type StepState = StepRecord['state'];
 export type WorkRecord = Exclude<StepRecord, { state: 'pending' }>;
 
-/** A holder change of a watched Lease (the migration lease or a manager's main lease). */
-export const leaseObservationSchema = z.object({
-  namespace: z.string(),
-  name: z.string(),
-  holder: z.string(),
-  observedAt: z.string(),
-  acquireTime: z.string().optional(),
-  renewTime: z.string().optional(),
-  leaseDurationSeconds: z.number().optional(),
-  transitions: z.number().optional(),
-});
-export type LeaseObservation = z.infer<typeof leaseObservationSchema>;
+// A holder change of a watched Lease: the ownership analysis's record (src/core/ownership/lease-record.ts).
+export { leaseRecordSchema, type LeaseRecord } from '../../core/ownership/index.js';
 
 export const loadBalancerRecordSchema = z.object({
   namespace: z.string(),
@@ -200,7 +191,7 @@ export const journalSchema = z.object({
     loadBalancers: z.array(loadBalancerRecordSchema),
   }),
   steps: z.array(stepRecordSchema),
-  leaseTimeline: z.array(leaseObservationSchema),
+  leaseTimeline: z.array(leaseRecordSchema),
   rollback: rollbackRecordSchema.optional(),
 });
 export type Journal = z.infer<typeof journalSchema>;

@@ -12,7 +12,7 @@ import {
   type GateRecord,
   type Journal,
   type JournalLocation,
-  type LeaseObservation,
+  type LeaseRecord,
   type LoadBalancerRecord,
   type RunRecord,
   type StepRecord,
@@ -206,9 +206,9 @@ export function completeRollback(journal: Journal, now: number, stoppedAt?: Step
 }
 
 /** Appends holder changes only (a renewal by the same holder is not news), keeping the newest entries. */
-export function appendLeaseObservations(
+export function appendLeaseRecords(
   journal: Journal,
-  observations: readonly LeaseObservation[],
+  observations: readonly LeaseRecord[],
   now: number,
 ): Journal {
   const timeline = [...journal.leaseTimeline];

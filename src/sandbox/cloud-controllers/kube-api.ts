@@ -9,7 +9,7 @@ import {
 } from '@kubernetes/client-node';
 import type { Clock } from '../../clock/index.js';
 import { listAll } from '../../adapters/kube/index.js';
-import { makeKeepAliveApiClient } from '../../kube-http/index.js';
+import { makeKeepAliveApiClient } from '../../election/kube-http/index.js';
 
 /** Where a simulated manager's controllers reach the API server, and as whom. */
 export interface KubeEndpoint {

@@ -1,4 +1,15 @@
-/** The over-HTTP rehearsal of the KCM → CCM migration, and the in-tree cluster it runs on. */
+/**
+ * The rehearsal of the KCM → CCM migration: on election's managers over an in-memory lease store, or on the
+ * sandbox's managers over HTTP against the in-tree cluster it starts; one procedure and driver for both.
+ */
+export {
+  rehearseMigration,
+  type RehearsalFigures,
+  type RehearsalLeases,
+  type RehearsalOptions,
+  type RehearsalReport,
+} from './rehearse-migration.js';
+export { ledgerControllers } from './ledger-controllers.js';
 export {
   rehearseSandboxMigration,
   type SandboxRehearsalOptions,

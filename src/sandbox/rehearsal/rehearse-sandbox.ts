@@ -1,34 +1,31 @@
-import { seededRandom, VirtualClock } from '../../clock/index.js';
-import { parseKubernetesVersion, type KubernetesVersion } from '../../core/kubernetes-version/index.js';
 import {
-  defaultLeaderMigrationConfiguration,
-  logicalControllerOf,
-  type LogicalController,
-  type ManagerComponent,
-} from '../../core/leader-migration/index.js';
-import {
-  analyzeLedger,
-  compareOwnership,
   createLedger,
-  inferOwnership,
+  defaultLeaderMigrationConfiguration,
+  INFERRED_CONTROLLERS,
+  logicalControllerOf,
+  ownershipViews,
+  parseKubernetesVersion,
   type InferredTimeline,
+  type KubernetesVersion,
   type LeaseObservation,
   type LedgerAnalysis,
   type LedgerEntry,
+  type LogicalController,
+  type ManagerComponent,
   type ManagerProfile,
   type OwnershipDisagreement,
-} from '../../core/ownership/index.js';
-import { DEFAULT_TIMINGS, JITTER_FACTOR, type ElectionTimings } from '../../election/index.js';
-import { kubeLeaseWatcherApi, watchLeases } from '../../election/testing.js';
-import { rollingMigration } from '../../election/rehearsal/rolling-migration.js';
+} from '../../core/index.js';
+import { DEFAULT_TIMINGS, type ElectionTimings } from '../../election/index.js';
+import { kubeLeaseWatcherApi, seededRandom, VirtualClock } from '../../election/testing.js';
 import { kubeConfigFor } from '../cloud-controllers/kube-api.js';
-import { startSimulatedManager, type SimulatedManager } from '../managers/index.js';
+import { startSimulatedManager } from '../managers/index.js';
 import {
   REHEARSAL_CLUSTER_CIDR,
   SANDBOX_IDENTITIES,
   startRehearsalCluster,
   type RehearsalCluster,
 } from './rehearsal-cluster.js';
+import { gapBoundSeconds, observationToleranceMs, runRehearsal } from './rehearsal-run.js';
 
 export interface SandboxRehearsalOptions {
   readonly leaderMigration: boolean;
@@ -85,13 +82,7 @@ interface Spec {
   readonly profile: Omit<ManagerProfile, 'version'>;
 }
 
-const ALL: readonly LogicalController[] = [
-  'route',
-  'service',
-  'cloud-node-lifecycle',
-  'nodeipam',
-  'cloud-node',
-];
+const ALL = INFERRED_CONTROLLERS;
 
 /**
  * Seeds 002/003's procedure on simulated managers over HTTP, in virtual time, against a sandbox API server and
@@ -99,8 +90,8 @@ const ALL: readonly LogicalController[] = [
  * leader migration: KCMs (N, in-tree, migration on) → a CCM per node (migration on, the DaemonSet's pods) →
  * each KCM restarted at N+1 with --cloud-provider=external and no migration flag. Without: KCMs in-tree →
  * each restarted external (the cloud controllers stop) → then the CCMs. A manager that exits on a lost lease
- * is restarted after a pause, as a kubelet restarts a static pod. The same shape as the election library's
- * memory-store rehearsal (rehearseMigration), with real managers and real cloud controllers.
+ * is restarted after a pause, as a kubelet restarts a static pod. The same driver as the memory-store
+ * rehearsal (rehearse-migration.ts), with real managers and real cloud controllers.
  */
 export async function rehearseSandboxMigration(
   options: SandboxRehearsalOptions,
@@ -113,9 +104,6 @@ export async function rehearseSandboxMigration(
   const ccmVersion = parseKubernetesVersion(options.ccmVersion ?? to.raw);
   const routes = options.routes ?? true;
   const warmup = options.warmupMs ?? 60_000;
-  const settle = options.settleMs ?? 60_000;
-  const downtime = options.restartDowntimeMs ?? 20_000;
-  const stagger = options.ccmStaggerMs ?? 10_000;
   const pollIntervalMs = options.pollIntervalMs ?? 1_000;
   const lm = options.leaderMigration;
 
@@ -129,144 +117,65 @@ export async function rehearseSandboxMigration(
   });
   try {
     const ledger = createLedger();
-    const steps: { time: number; step: string }[] = [];
-    const step = (text: string): void => {
-      steps.push({ time: clock.now(), step: text });
-      options.onStep?.(clock.now(), text);
-    };
-    const identityProfiles: Record<string, ManagerProfile> = {};
-    const slots = new Map<string, SimulatedManager>();
-    let stopping = false;
-
-    const election = [
-      `--leader-elect-lease-duration=${timings.leaseDurationMs}ms`,
-      `--leader-elect-renew-deadline=${timings.renewDeadlineMs}ms`,
-      `--leader-elect-retry-period=${timings.retryPeriodMs}ms`,
-    ];
-    const cidrs = routes ? ['--allocate-node-cidrs=true', `--cluster-cidr=${REHEARSAL_CLUSTER_CIDR}`] : [];
-    const cloudRoutes = [`--configure-cloud-routes=${routes}`];
-    const migration = (v: KubernetesVersion) =>
-      lm ? { migration: defaultLeaderMigrationConfiguration(v)! } : {};
-    const kcmOld: Spec = {
-      component: 'kube-controller-manager',
-      version: from,
-      args: [
-        '--cloud-provider=aws',
-        '--use-service-account-credentials=true',
-        ...cidrs,
-        ...cloudRoutes,
-        ...election,
-        ...(lm ? ['--enable-leader-migration'] : []),
-      ],
-      profile: { cloudControllers: true, ...migration(from) },
-    };
-    const kcmNew: Spec = {
-      component: 'kube-controller-manager',
-      version: to,
-      args: ['--cloud-provider=external', '--use-service-account-credentials=true', ...cidrs, ...election],
-      profile: { cloudControllers: false },
-    };
-    const ccm: Spec = {
-      component: 'cloud-controller-manager',
-      version: ccmVersion,
-      args: [
-        '--cloud-provider=aws',
-        ...cidrs,
-        ...cloudRoutes,
-        ...election,
-        ...(lm ? ['--enable-leader-migration'] : []),
-      ],
-      profile: { cloudControllers: true, ...migration(ccmVersion) },
-    };
-
-    const launch = (nodeIndex: number, spec: Spec): void => {
-      const node = cluster.nodes[nodeIndex]!;
-      const manager = startSimulatedManager({
-        component: spec.component,
-        nodeName: node.name,
-        args: spec.args,
-        kubernetesVersion: spec.version,
-        kube: cluster.kubeFor(spec.component),
-        aws: cluster.awsFor(node),
-        clock,
-        random: seededRandom(Math.floor(random() * 2 ** 32)),
-        ledger,
-      });
-      identityProfiles[manager.identity] = { version: spec.version, ...spec.profile };
-      const slot = `${spec.component}@${nodeIndex}`;
-      slots.set(slot, manager);
-      void manager.exited.then(({ code, reason }) => {
-        if (code === 0 || stopping) return;
-        step(`${manager.identity} exited (${reason}); restarting`);
-        void clock.sleep(downtime / 2).then(() => {
-          if (!stopping && slots.get(slot) === manager) launch(nodeIndex, spec);
-        });
-      });
-    };
-    const kill = async (component: ManagerComponent, nodeIndex: number): Promise<void> => {
-      await slots.get(`${component}@${nodeIndex}`)?.stop();
-    };
-
+    const specs = managerSpecs({ from, to, ccmVersion, routes, leaderMigration: lm, timings });
     const controlPlanes = cluster.nodes.filter((n) => n.controlPlane).length;
-    const watchAbort = new AbortController();
     const admin = kubeConfigFor({ server: cluster.api.url, token: SANDBOX_IDENTITIES.admin.token });
-    const watcher = watchLeases({
-      api: kubeLeaseWatcherApi(admin, clock),
+    const run = await runRehearsal<Spec>({
       clock,
-      signal: watchAbort.signal,
-      intervalMs: pollIntervalMs,
-    });
-    const start = clock.now();
-    const script = (): Promise<void> =>
-      rollingMigration({
-        clock,
-        nodes: cluster.nodes.slice(0, controlPlanes).map((n) => n.name),
-        leaderMigration: lm,
-        versions: { from, to, ccm: ccmVersion },
-        specs: { kcmOld, kcmNew, ccm },
-        timings: { warmupMs: warmup, settleMs: settle, downtimeMs: downtime, staggerMs: stagger },
-        words: {
-          inTree: '--cloud-provider=aws',
-          kcmMigrating: '--enable-leader-migration',
-          ccmMigrating: '--enable-leader-migration',
-        },
-        launch,
-        kill,
-        step,
-      });
-
-    let finished = false;
-    const run = script().finally(() => (finished = true));
-    while (!finished) await clock.advanceBy(10_000);
-    await run;
-    const end = clock.now();
-
-    stopping = true;
-    watchAbort.abort();
-    await Promise.all([...slots.values()].map((m) => m.stop()));
-    await clock.advanceBy(timings.retryPeriodMs);
-    await watcher.done;
-
-    const window = { from: start + warmup / 2, to: end };
-    const report = analyzeLedger(ledger.entries, { window, controllers: ALL });
-    const timeline = inferOwnership({
-      observations: watcher.observations,
-      profiles: {
-        'kube-controller-manager': { version: from, cloudControllers: true },
-        'cloud-controller-manager': { version: ccmVersion, cloudControllers: true },
+      nodes: cluster.nodes.slice(0, controlPlanes).map((n) => n.name),
+      leaderMigration: lm,
+      versions: { from, to, ccm: ccmVersion },
+      specs,
+      timings: {
+        warmupMs: warmup,
+        settleMs: options.settleMs ?? 60_000,
+        downtimeMs: options.restartDowntimeMs ?? 20_000,
+        staggerMs: options.ccmStaggerMs ?? 10_000,
       },
-      identityProfiles,
-      window,
-      controllers: routes ? ALL : ALL.filter((c) => c !== 'route' && c !== 'nodeipam'),
+      words: {
+        inTree: '--cloud-provider=aws',
+        kcmMigrating: '--enable-leader-migration',
+        ccmMigrating: '--enable-leader-migration',
+      },
+      start: (nodeIndex, spec) => {
+        const node = cluster.nodes[nodeIndex]!;
+        const manager = startSimulatedManager({
+          component: spec.component,
+          nodeName: node.name,
+          args: spec.args,
+          kubernetesVersion: spec.version,
+          kube: cluster.kubeFor(spec.component),
+          aws: cluster.awsFor(node),
+          clock,
+          random: seededRandom(Math.floor(random() * 2 ** 32)),
+          ledger,
+        });
+        return { manager, profile: { version: spec.version, ...spec.profile } };
+      },
+      watchApi: kubeLeaseWatcherApi(admin, clock),
+      pollIntervalMs,
+      electionTimings: timings,
+      ...(options.onStep ? { onStep: options.onStep } : {}),
     });
-    const toleranceMs = timings.leaseDurationMs + 2 * pollIntervalMs + timings.retryPeriodMs;
+
     const config = defaultLeaderMigrationConfiguration(from);
     const migrated = (config?.controllerLeaders ?? [])
       .map((l) => logicalControllerOf(l.name))
       .filter((c): c is LogicalController => c !== undefined && (routes || c !== 'route'));
-    const disagreements = compareOwnership(report, timeline, {
+    const toleranceMs = observationToleranceMs(timings, pollIntervalMs);
+    const views = ownershipViews({
+      entries: ledger.entries,
+      observations: run.observations,
+      profiles: {
+        'kube-controller-manager': { version: from, cloudControllers: true },
+        'cloud-controller-manager': { version: ccmVersion, cloudControllers: true },
+      },
+      identityProfiles: run.identityProfiles,
+      window: { from: run.start + warmup / 2, to: run.end },
+      controllers: ALL,
+      inferred: routes ? ALL : ALL.filter((c) => c !== 'route' && c !== 'nodeipam'),
       toleranceMs,
-      controllers: [...migrated, 'cloud-node'],
+      compared: [...migrated, 'cloud-node'],
     });
     const loadBalancers = cluster.services.map((s) => ({
       service: `${s.namespace}/${s.name}`,
@@ -279,19 +188,66 @@ export async function rehearseSandboxMigration(
       seed: options.seed,
       timings,
       migrated,
-      gapBoundSeconds: (timings.leaseDurationMs + 2 * timings.retryPeriodMs * (1 + JITTER_FACTOR)) / 1000,
-      ledger: report,
-      timeline,
-      disagreements,
+      gapBoundSeconds: gapBoundSeconds(timings),
+      ...views,
       toleranceMs,
       loadBalancers,
-      steps,
+      steps: run.steps,
       entries: ledger.entries,
-      observations: watcher.observations,
+      observations: run.observations,
     };
   } finally {
     await cluster.close();
   }
+}
+
+/** KCM N in-tree (migrating with leader migration), KCM N+1 external, and the CCM, as their flags. */
+function managerSpecs(o: {
+  readonly from: KubernetesVersion;
+  readonly to: KubernetesVersion;
+  readonly ccmVersion: KubernetesVersion;
+  readonly routes: boolean;
+  readonly leaderMigration: boolean;
+  readonly timings: ElectionTimings;
+}): { kcmOld: Spec; kcmNew: Spec; ccm: Spec } {
+  const lm = o.leaderMigration;
+  const election = [
+    `--leader-elect-lease-duration=${o.timings.leaseDurationMs}ms`,
+    `--leader-elect-renew-deadline=${o.timings.renewDeadlineMs}ms`,
+    `--leader-elect-retry-period=${o.timings.retryPeriodMs}ms`,
+  ];
+  const cidrs = o.routes ? ['--allocate-node-cidrs=true', `--cluster-cidr=${REHEARSAL_CLUSTER_CIDR}`] : [];
+  const cloudRoutes = [`--configure-cloud-routes=${o.routes}`];
+  const migration = (v: KubernetesVersion) =>
+    lm ? { migration: defaultLeaderMigrationConfiguration(v)! } : {};
+  const migrating = lm ? ['--enable-leader-migration'] : [];
+  return {
+    kcmOld: {
+      component: 'kube-controller-manager',
+      version: o.from,
+      args: [
+        '--cloud-provider=aws',
+        '--use-service-account-credentials=true',
+        ...cidrs,
+        ...cloudRoutes,
+        ...election,
+        ...migrating,
+      ],
+      profile: { cloudControllers: true, ...migration(o.from) },
+    },
+    kcmNew: {
+      component: 'kube-controller-manager',
+      version: o.to,
+      args: ['--cloud-provider=external', '--use-service-account-credentials=true', ...cidrs, ...election],
+      profile: { cloudControllers: false },
+    },
+    ccm: {
+      component: 'cloud-controller-manager',
+      version: o.ccmVersion,
+      args: ['--cloud-provider=aws', ...cidrs, ...cloudRoutes, ...election, ...migrating],
+      profile: { cloudControllers: true, ...migration(o.ccmVersion) },
+    },
+  };
 }
 
 function hostnameOf(cluster: RehearsalCluster, namespace: string, name: string): string | undefined {

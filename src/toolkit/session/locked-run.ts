@@ -11,7 +11,7 @@ import { InputError } from '../../errors/index.js';
 import type { StepTransforms } from '../../engine/appliers/applier-types.js';
 import type { EventSink } from '../../engine/events.js';
 import { takeoverNote, type LocalProcesses } from '../../engine/lock/holder-process.js';
-import type { OwnershipInference } from '../../engine/gates/ownership.js';
+import type { OwnershipInference } from '../../core/ownership/index.js';
 import type { CommandRunner } from '../../engine/ports.js';
 import type { Connect } from './cluster-access.js';
 import { wireExecution, type Execution } from './engine-wiring.js';

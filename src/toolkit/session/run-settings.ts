@@ -9,7 +9,7 @@ import { InputError } from '../../errors/index.js';
 import type { StepTransforms } from '../../engine/appliers/applier-types.js';
 import { parseCommandTemplate } from '../../engine/appliers/command-template.js';
 import type { EventSink } from '../../engine/events.js';
-import type { OwnershipInference } from '../../engine/gates/ownership.js';
+import type { OwnershipInference } from '../../core/ownership/index.js';
 import type { CommandRunner } from '../../engine/ports.js';
 import type { ExecutionSettings } from './engine-wiring.js';
 

@@ -1,7 +1,7 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closeKeepAliveAgents, makeKeepAliveApiClient } from '../../../src/kube-http/index.js';
+import { closeKeepAliveAgents, makeKeepAliveApiClient } from '../../../src/election/kube-http/index.js';
 import type { Identity } from '../../../src/sandbox/apiserver/index.js';
 import { createServingCertificate } from '../../../src/sandbox/apiserver/tls/self-signed-certificate.js';
 import { ADMIN, KCM, startSandbox, type Sandbox } from './harness.js';

@@ -16,7 +16,7 @@ import {
   kubeLeaseApi,
   type LeaderElectionEvent,
 } from '../../../src/election/index.js';
-import { rehearseMigration } from '../../../src/election/testing.js';
+import { rehearseMigration } from '../../../src/sandbox/rehearsal/index.js';
 import {
   startKubeApiServer,
   writeKubeconfig,

@@ -105,7 +105,9 @@ describe('the packed uproot package', () => {
     expect(election).not.toEqual(expect.arrayContaining(['MemoryLeaseStore']));
     expect(election).not.toContain('rehearseMigration');
     expect(election).not.toContain('SkewedClock');
-    expect(testing).toEqual(expect.arrayContaining(['MemoryLeaseStore', 'rehearseMigration', 'SkewedClock']));
+    expect(testing).toEqual(expect.arrayContaining(['MemoryLeaseStore', 'SkewedClock', 'watchLeases']));
+    // The rehearsal judges ownership with uproot's core, so it is the sandbox's, not election's.
+    expect(testing).not.toContain('rehearseMigration');
     expect(deep).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
   });
 

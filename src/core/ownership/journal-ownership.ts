@@ -1,17 +1,23 @@
-import type { Journal } from '../engine/journal/journal-schema.js';
-import { inferProfiledOwnership } from '../engine/gates/ownership-inference.js';
-import type { OwnershipReport } from '../core/ownership/index.js';
+import type { LeaseRecord } from './lease-record.js';
+import type { MigrationHistory } from './migration-history.js';
+import type { OwnershipReport } from './ownership-report.js';
+import { inferProfiledOwnership } from './profiled-inference.js';
+
+/** A migration journal, as far as its ownership goes (the engine's Journal is one). */
+export interface JournalOwnershipInput extends MigrationHistory {
+  readonly leaseTimeline: readonly LeaseRecord[];
+}
 
 /**
  * The ownership timeline as seen from outside, inferred from the lease holder changes the journal recorded,
  * each holder judged by the configuration the plan's steps gave its manager when it appeared (the gates'
- * inference, src/engine/gates/ownership-inference.ts): before leader migration is enabled, the in-tree
+ * inference, profiled-inference.ts): before leader migration is enabled, the in-tree
  * kube-controller-manager's leader owns the cloud controllers under its own lease, so that time is shown as
  * owned, not as a gap. Approximate by nature (an observer cannot see a process die, only its lease expire);
  * the sandbox's ledger is the ground truth where there is one. Undefined when the journal holds fewer than
  * two observations.
  */
-export function journalOwnership(journal: Journal): OwnershipReport | undefined {
+export function journalOwnership(journal: JournalOwnershipInput): OwnershipReport | undefined {
   if (journal.leaseTimeline.length < 2) return undefined;
   const finished = journal.steps.flatMap((s) =>
     s.state === 'verified'

@@ -3,9 +3,8 @@
  * sandbox's API server): KCM N on every control-plane node; with leader migration, the CCMs first; then each
  * node's KCM replaced by N+1 with the external provider; without leader migration, the CCMs only at the end.
  */
-import type { Clock } from '../../clock/index.js';
-import type { KubernetesVersion } from '../../core/kubernetes-version/index.js';
-import type { ManagerComponent } from '../../core/leader-migration/index.js';
+import type { Clock } from '../../index.js';
+import type { KubernetesVersion, ManagerComponent } from '../../core/index.js';
 
 export interface RollingMigration<Spec> {
   readonly clock: Clock;

@@ -1,29 +1,32 @@
-import { seededRandom, VirtualClock } from '../../clock/index.js';
-import { parseKubernetesVersion, type KubernetesVersion } from '../../core/kubernetes-version/index.js';
+/**
+ * The rehearsal on election's own managers (runControllerManager) with an in-memory lease store: every
+ * controller writes to the ownership ledger and does no work, so it shows leader election and migration alone.
+ * rehearse-sandbox.ts runs the same procedure on the sandbox's managers over HTTP.
+ */
 import {
-  defaultLeaderMigrationConfiguration,
-  type LeaderMigrationConfiguration,
-  type ManagerComponent,
-} from '../../core/leader-migration/index.js';
-import {
-  analyzeLedger,
-  compareOwnership,
   createLedger,
-  inferOwnership,
+  defaultLeaderMigrationConfiguration,
+  ownershipViews,
+  parseKubernetesVersion,
   type InferredTimeline,
+  type KubernetesVersion,
+  type LeaderMigrationConfiguration,
+  type LeaseObservation,
   type LedgerAnalysis,
   type LedgerEntry,
-  type LeaseObservation,
-  type ManagerProfile,
+  type ManagerComponent,
   type OwnershipDisagreement,
-} from '../../core/ownership/index.js';
-import { DEFAULT_TIMINGS, JITTER_FACTOR, type ElectionTimings } from '../elector/election-config.js';
-import type { LeaseApi, LeaseLock } from '../lease-lock/lease-lock.js';
-import { MemoryLeaseStore } from '../lease-lock/memory-lease-store.js';
-import { runControllerManager, type ControllerManager } from '../leader-migration/run-controller-manager.js';
-import { watchLeases } from '../lease-watcher.js';
-import { ledgerControllers } from './simulated-controllers.js';
-import { rollingMigration } from './rolling-migration.js';
+} from '../../core/index.js';
+import {
+  DEFAULT_TIMINGS,
+  runControllerManager,
+  type ElectionTimings,
+  type LeaseApi,
+  type LeaseLock,
+} from '../../election/index.js';
+import { MemoryLeaseStore, seededRandom, VirtualClock } from '../../election/testing.js';
+import { ledgerControllers } from './ledger-controllers.js';
+import { gapBoundSeconds, observationToleranceMs, runRehearsal } from './rehearsal-run.js';
 
 /** Where the managers' leases live. Default: a MemoryLeaseStore; the sandbox passes its API server's. */
 export interface RehearsalLeases {
@@ -82,6 +85,13 @@ export interface RehearsalReport {
 
 const MIGRATED = ['route', 'service', 'cloud-node-lifecycle'] as const;
 
+interface Spec {
+  readonly component: ManagerComponent;
+  readonly version: KubernetesVersion;
+  readonly migration: boolean;
+  readonly cloudProvider: string;
+}
+
 /**
  * The migration of seeds 002/003 in virtual time on three control-plane nodes, with every controller writing
  * to the ownership ledger and an outside watcher polling the leases.
@@ -93,48 +103,25 @@ const MIGRATED = ['route', 'service', 'cloud-node-lifecycle'] as const;
 export async function rehearseMigration(options: RehearsalOptions): Promise<RehearsalReport> {
   const timings: ElectionTimings = { ...DEFAULT_TIMINGS, ...options.timings };
   const clock = options.clock ?? new VirtualClock(Date.UTC(2026, 0, 1));
-  const nodes = options.nodes ?? 3;
   const from = parseKubernetesVersion(options.fromVersion ?? '1.26');
   const to = parseKubernetesVersion(options.toVersion ?? '1.27');
   const ccmVersion = parseKubernetesVersion(options.ccmVersion ?? to.raw);
   const warmup = options.warmupMs ?? 60_000;
-  const settle = options.settleMs ?? 60_000;
-  const downtime = options.restartDowntimeMs ?? 20_000;
-  const stagger = options.ccmStaggerMs ?? 10_000;
-  const actionIntervalMs = options.actionIntervalMs ?? 5_000;
+  const pollIntervalMs = options.pollIntervalMs ?? 1_000;
   const random = seededRandom(options.seed);
   const store = options.leases ? undefined : new MemoryLeaseStore({ clock });
   const leases: RehearsalLeases = options.leases ?? {
     lock: (identity, name) => store!.lock({ namespace: 'kube-system', name, identity }),
     watchApi: store!.api('uproot-status'),
   };
-
   const ledger = createLedger();
-  const steps: { time: number; step: string }[] = [];
-  const identityProfiles: Record<string, ManagerProfile> = {};
-  const managers = new Map<string, ControllerManager>();
   let serial = 0;
-  let stopping = false;
-  const start = clock.now();
-  const step = (text: string): void => void steps.push({ time: clock.now(), step: text });
 
-  interface Spec {
-    readonly component: ManagerComponent;
-    readonly version: KubernetesVersion;
-    readonly migration: boolean;
-    readonly cloudProvider: string;
-  }
-  const slotKey = (component: ManagerComponent, node: number): string => `${component}@${node}`;
-  const launch = (node: number, spec: Spec): void => {
+  const start = (node: number, spec: Spec) => {
     const identity = `cp-${node}_${spec.component === 'kube-controller-manager' ? 'kcm' : 'ccm'}-${(++serial).toString(16).padStart(4, '0')}`;
     const config = spec.migration
       ? (options.migrationConfig ?? defaultLeaderMigrationConfiguration(spec.version))
       : undefined;
-    identityProfiles[identity] = {
-      version: spec.version,
-      ...(config ? { migration: config } : {}),
-      cloudControllers: spec.component === 'cloud-controller-manager' || spec.cloudProvider === 'aws',
-    };
     const manager = runControllerManager({
       component: spec.component,
       identity,
@@ -148,101 +135,68 @@ export async function rehearseMigration(options: RehearsalOptions): Promise<Rehe
         identity: () => identity,
         ledger,
         clock,
-        actionIntervalMs,
+        actionIntervalMs: options.actionIntervalMs ?? 5_000,
       }),
       timings,
       clock,
       random: seededRandom(Math.floor(random() * 2 ** 32)),
-      onExit: (code, reason) => {
-        if (code === 0 || stopping) return;
-        // The kubelet restarts a static pod that exited: same flags, new identity.
-        step(`${identity} exited (${reason}); restarting`);
-        void clock.sleep(downtime / 2).then(() => {
-          if (!stopping && managers.get(slotKey(spec.component, node))?.identity === identity)
-            launch(node, spec);
-        });
+    });
+    return {
+      manager: { identity, exited: manager.done, stop: () => manager.stop() },
+      profile: {
+        version: spec.version,
+        ...(config ? { migration: config } : {}),
+        cloudControllers: spec.component === 'cloud-controller-manager' || spec.cloudProvider === 'aws',
       },
-    });
-    managers.set(slotKey(spec.component, node), manager);
-  };
-  const kill = async (component: ManagerComponent, node: number): Promise<void> => {
-    await managers.get(slotKey(component, node))?.stop();
+    };
   };
 
-  const watchAbort = new AbortController();
-  const watcher = watchLeases({
-    api: leases.watchApi,
+  const kcm = 'kube-controller-manager';
+  const run = await runRehearsal<Spec>({
     clock,
-    signal: watchAbort.signal,
-    intervalMs: options.pollIntervalMs ?? 1_000,
+    nodes: Array.from({ length: options.nodes ?? 3 }, (_, node) => `cp-${node}`),
+    leaderMigration: options.leaderMigration,
+    versions: { from, to, ccm: ccmVersion },
+    specs: {
+      kcmOld: { component: kcm, version: from, migration: options.leaderMigration, cloudProvider: 'aws' },
+      kcmNew: { component: kcm, version: to, migration: false, cloudProvider: 'external' },
+      ccm: {
+        component: 'cloud-controller-manager',
+        version: ccmVersion,
+        migration: options.leaderMigration,
+        cloudProvider: 'aws',
+      },
+    },
+    timings: {
+      warmupMs: warmup,
+      settleMs: options.settleMs ?? 60_000,
+      downtimeMs: options.restartDowntimeMs ?? 20_000,
+      staggerMs: options.ccmStaggerMs ?? 10_000,
+    },
+    words: { inTree: 'in-tree', kcmMigrating: 'leader migration on', ccmMigrating: 'leader migration' },
+    start,
+    watchApi: leases.watchApi,
+    pollIntervalMs,
+    electionTimings: timings,
   });
 
-  const kcmOld: Spec = {
-    component: 'kube-controller-manager',
-    version: from,
-    migration: options.leaderMigration,
-    cloudProvider: 'aws',
-  };
-  const kcmNew: Spec = {
-    component: 'kube-controller-manager',
-    version: to,
-    migration: false,
-    cloudProvider: 'external',
-  };
-  const ccm: Spec = {
-    component: 'cloud-controller-manager',
-    version: ccmVersion,
-    migration: options.leaderMigration,
-    cloudProvider: 'aws',
-  };
-
-  const script = (): Promise<void> =>
-    rollingMigration({
-      clock,
-      nodes: Array.from({ length: nodes }, (_, node) => `cp-${node}`),
-      leaderMigration: options.leaderMigration,
-      versions: { from, to, ccm: ccmVersion },
-      specs: { kcmOld, kcmNew, ccm },
-      timings: { warmupMs: warmup, settleMs: settle, downtimeMs: downtime, staggerMs: stagger },
-      words: { inTree: 'in-tree', kcmMigrating: 'leader migration on', ccmMigrating: 'leader migration' },
-      launch,
-      kill,
-      step,
-    });
-
-  let finished = false;
-  const run = script().finally(() => (finished = true));
-  while (!finished) await clock.advanceBy(10_000);
-  await run;
-  const end = clock.now();
-
-  stopping = true;
-  watchAbort.abort();
-  await Promise.all([...managers.values()].map((m) => m.stop()));
-  await clock.runUntilIdle(60_000);
-  await watcher.done;
-
-  const window = { from: start + (options.observeFromMs ?? warmup / 2), to: end };
-  const report = analyzeLedger(ledger.entries, {
-    window,
-    controllers: ['route', 'service', 'cloud-node-lifecycle', 'nodeipam', 'cloud-node'],
-  });
-  const timeline = inferOwnership({
-    observations: watcher.observations,
+  const views = ownershipViews({
+    entries: ledger.entries,
+    observations: run.observations,
     profiles: {
       'kube-controller-manager': { version: from, cloudControllers: true },
       'cloud-controller-manager': { version: ccmVersion, cloudControllers: true },
     },
-    identityProfiles,
-    window,
+    identityProfiles: run.identityProfiles,
+    window: { from: run.start + (options.observeFromMs ?? warmup / 2), to: run.end },
+    controllers: ['route', 'service', 'cloud-node-lifecycle', 'nodeipam', 'cloud-node'],
+    toleranceMs: observationToleranceMs(timings, pollIntervalMs),
   });
-  const tolerance = timings.leaseDurationMs + 2 * (options.pollIntervalMs ?? 1_000) + timings.retryPeriodMs;
-  const disagreements = compareOwnership(report, timeline, { toleranceMs: tolerance });
   const overlapSeconds = Object.fromEntries(
-    MIGRATED.map((c) => [c, report.controllers[c]?.overlapSeconds ?? 0]),
+    MIGRATED.map((c) => [c, views.ledger.controllers[c]?.overlapSeconds ?? 0]),
   );
   const maxGapSeconds = Object.fromEntries(
-    MIGRATED.map((c) => [c, report.controllers[c]?.maxGapSeconds ?? 0]),
+    MIGRATED.map((c) => [c, views.ledger.controllers[c]?.maxGapSeconds ?? 0]),
   );
   return {
     leaderMigration: options.leaderMigration,
@@ -252,13 +206,11 @@ export async function rehearseMigration(options: RehearsalOptions): Promise<Rehe
       maxGapSeconds,
       worstOverlapSeconds: Math.max(...Object.values(overlapSeconds)),
       worstGapSeconds: Math.max(...Object.values(maxGapSeconds)),
-      gapBoundSeconds: (timings.leaseDurationMs + 2 * timings.retryPeriodMs * (1 + JITTER_FACTOR)) / 1000,
+      gapBoundSeconds: gapBoundSeconds(timings),
     },
-    ledger: report,
-    timeline,
-    disagreements,
-    steps,
+    ...views,
+    steps: run.steps,
     entries: ledger.entries,
-    observations: watcher.observations,
+    observations: run.observations,
   };
 }

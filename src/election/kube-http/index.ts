@@ -1,3 +1,4 @@
+/** client-node helpers a controller runs on: API clients sharing one keep-alive agent, and paged lists. */
 export {
   closeKeepAliveAgents,
   keepAliveAgentFor,
@@ -6,3 +7,4 @@ export {
   type KeepAliveClientOptions,
   type TlsOptions,
 } from './keep-alive-client.js';
+export { listAll, type ListPage } from './list-all.js';

@@ -16,8 +16,8 @@
  * replace the middleware (`middlewareMergeStrategy: 'replace'`, the default when `middleware` is passed): such a
  * call still works, on a fresh connection.
  *
- * This sits outside `adapters/` because `uproot/election` (a public package export that never imports
- * adapters) builds its lease clients with it too.
+ * It is election's because `uproot/election` (standalone: it imports nothing of uproot's other folders) builds
+ * its lease clients with it; uproot's adapters use it from here.
  */
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent, type AgentOptions as HttpsAgentOptions } from 'node:https';
@@ -30,7 +30,7 @@ import {
   type RequestContext,
   type ResponseContext,
 } from '@kubernetes/client-node';
-import { InputError } from '../errors/index.js';
+import { InputError } from '../../errors/index.js';
 
 export interface KeepAliveClientOptions {
   /**

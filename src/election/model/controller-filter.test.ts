@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { filterController, resolveControllers } from './filter.js';
+import { filterController, resolveControllers } from './controller-filter.js';
 import { defaultLeaderMigrationConfiguration } from './default-config.js';
-import { parseKubernetesVersion } from '../kubernetes-version/index.js';
-import type { LeaderMigrationConfiguration } from './types.js';
+import { parseKubernetesVersion } from './kubernetes-version.js';
+import type { LeaderMigrationConfiguration } from './leader-migration-config.js';
 import { controllersOf, serviceAccountTokenController } from './controller-names.js';
 
 const three = ['route-controller', 'service-controller', 'cloud-node-lifecycle-controller'];

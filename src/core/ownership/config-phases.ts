@@ -7,29 +7,17 @@
  * passed daemonset-rolled-out gate for the CCM). Without that proof, or once the later step is undone, the
  * phase stays possible: a holder is judged by every phase it may have started in, the most owning one winning.
  */
-import { parseKubernetesVersion, type KubernetesVersion } from '../../core/kubernetes-version/index.js';
+import { parseKubernetesVersion, type KubernetesVersion } from '../kubernetes-version/index.js';
 import {
   decodeLeaderMigrationConfiguration,
   defaultLeaderMigrationConfiguration,
   MIGRATION_LEASE_NAME,
   type LeaderMigrationConfiguration,
   type ManagerComponent,
-} from '../../core/leader-migration/index.js';
-import type { ManagerProfile } from '../../core/ownership/index.js';
-import {
-  isUpgradeStepId,
-  type GateType,
-  type MigrationPlan,
-  type StepId,
-} from '../../core/plan/plan-types.js';
-import type { RollbackRecord, StepRecord } from '../journal/journal-schema.js';
-
-/** The journal's record of the migration so far: the plan and where each step stands. */
-export interface MigrationHistory {
-  readonly plan: MigrationPlan;
-  readonly steps: readonly StepRecord[];
-  readonly rollback?: RollbackRecord;
-}
+} from '../leader-migration/index.js';
+import { isUpgradeStepId, type GateType, type MigrationPlan, type StepId } from '../plan/plan-types.js';
+import type { ManagerProfile } from './lease-timeline.js';
+import type { MigrationHistory, StepHistory } from './migration-history.js';
 
 /**
  * A configuration a manager may run. `migrating` tells leader migration on with a configuration that is not
@@ -180,7 +168,7 @@ export function configPhases(history: MigrationHistory, component: ManagerCompon
     return record && record.state !== 'pending' ? Date.parse(record.startedAt) : undefined;
   };
   const rollbackStart = history.rollback ? Date.parse(history.rollback.startedAt) : NaN;
-  const later = (id: StepId): StepRecord[] => {
+  const later = (id: StepId): StepHistory[] => {
     const index = plan.steps.findIndex((s) => s.id === id);
     return plan.steps.slice(index + 1).flatMap((s) => records.get(s.id) ?? []);
   };

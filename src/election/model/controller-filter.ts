@@ -1,11 +1,11 @@
-import type { KubernetesVersion } from '../kubernetes-version/index.js';
+import type { KubernetesVersion } from './kubernetes-version.js';
 import { controllersOf } from './controller-names.js';
 import {
   ANY_COMPONENT,
   type ControllerOwnership,
   type LeaderMigrationConfiguration,
   type ManagerComponent,
-} from './types.js';
+} from './leader-migration-config.js';
 
 /**
  * NewLeaderMigrator(cfg, component).FilterFunc: a name listed for this component (or "*") is migrated, listed

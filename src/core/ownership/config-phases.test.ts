@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { Gate, StepId } from '../../core/plan/plan-types.js';
-import type { GateRecord, StepRecord } from '../journal/journal-schema.js';
-import { flagsGate as flags, plan, step } from '../testing/plan-fixtures.js';
-import { coreObservations, holdersOf } from './ownership-inference.js';
-import { configPhases, phasesAt, type MigrationHistory } from './ownership-phases.js';
-import { evaluateNoOwnershipOverlap, ownershipInference } from './ownership.js';
-import { CCM, KCM, MIG, T0, at, managerPod, timelineOf, took } from './ownership-test-support.js';
+import type { GateRecord, StepRecord } from '../../engine/journal/journal-schema.js';
+import { flagsGate as flags, plan, step } from '../../engine/testing/plan-fixtures.js';
+import type { Gate, StepId } from '../plan/plan-types.js';
+import { configPhases, phasesAt } from './config-phases.js';
+import type { MigrationHistory } from './migration-history.js';
+import { findOwnershipOverlaps, ownershipInference } from './overlaps.js';
+import { CCM, KCM, MIG, T0, at, described, managerPod, timelineOf, took } from './ownership-test-support.js';
+import { holdersOf, observationsFromRecords } from './profiled-inference.js';
 
 const rollout: Gate = {
   type: 'daemonset-rolled-out',
@@ -124,16 +125,13 @@ describe('configuration phases from the plan and the journal', () => {
       ],
     };
     const evidence = { now: T0 + 370_000, pods, history: forward };
-    expect(evaluateNoOwnershipOverlap(timeline, ownershipInference, evidence)).toMatchObject({
-      type: 'pass',
-      detail: expect.stringMatching(/holders judged 2 by their pods, 2 by the plan/),
+    expect(findOwnershipOverlaps(timeline, ownershipInference, evidence)).toEqual({
+      overlaps: [],
+      bases: { pod: 2, plan: 2 },
     });
     // Without the journal, cp2_b is unknown and judged as running everything: an overlap is reported.
     const { history: _h, ...withoutHistory } = evidence;
-    expect(evaluateNoOwnershipOverlap(timeline, ownershipInference, withoutHistory)).toMatchObject({
-      type: 'fail',
-      reason: expect.stringMatching(/cp2_b/),
-    });
+    expect(described(findOwnershipOverlaps(timeline, ownershipInference, withoutHistory))).toMatch(/cp2_b/);
   });
 });
 
@@ -143,7 +141,7 @@ describe('the journal timeline as observations', () => {
       took(CCM, 'cp2_c', 0),
       { ...took(CCM, 'cp2_c', 0), observedAt: at(100) }, // renewTime still 0 s: dead since
     ];
-    const obs = coreObservations(timeline);
+    const obs = observationsFromRecords(timeline);
     expect(obs.map((o) => [o.time - T0, o.holderIdentity])).toEqual([
       [0, 'cp2_c'],
       [20_000, ''],
@@ -151,7 +149,7 @@ describe('the journal timeline as observations', () => {
     expect(obs[0]!.leaseDurationSeconds).toBe(Infinity);
   });
   it('lists every main-lease holder with when it was first seen and whether it held the migration lease', () => {
-    const obs = coreObservations([took(MIG, 'cp1_a', 5), took(KCM, 'cp1_a', 7), took(CCM, 'cp2_c', 9)]);
+    const obs = observationsFromRecords([took(MIG, 'cp1_a', 5), took(KCM, 'cp1_a', 7), took(CCM, 'cp2_c', 9)]);
     expect(holdersOf(obs, MIG)).toEqual([
       { identity: 'cp1_a', component: KCM, firstSeen: T0 + 5_000, heldMigrationLease: true },
       { identity: 'cp2_c', component: CCM, firstSeen: T0 + 9_000, heldMigrationLease: false },

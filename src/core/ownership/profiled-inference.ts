@@ -1,20 +1,18 @@
 /**
- * The profiled ownership inference: the journal's lease timeline, read as the core's observations, run
- * through `inferOwnership` with each holder's profile (ownership-profiles.ts), and every span in which two
- * processes ran the same logical controller reported with both identities.
+ * The profiled ownership inference: the journal's lease records, read as observations, run through
+ * `inferOwnership` with each holder's profile (holder-profiles.ts), and every span in which two processes ran
+ * the same logical controller reported with both identities.
  *
  * The journal keeps holder changes only (a renewal by the same holder is not news), so a holder counts until
  * a record names another: never less ownership than the real expiry would give.
  */
-import type { LogicalController, ManagerComponent } from '../../core/leader-migration/index.js';
-import {
-  inferOwnership,
-  type LeaseObservation as CoreObservation,
-  type OwnershipReport,
-} from '../../core/ownership/index.js';
-import type { LeaseObservation } from '../journal/journal-schema.js';
-import { LEASE_FRESHNESS_GRACE_SECONDS, LEASE_NAMESPACE } from './lease-holder.js';
-import { migrationLeaseOf, type MigrationHistory } from './ownership-phases.js';
+import type { LeaseObservation } from '../../election/model/index.js';
+import type { LogicalController, ManagerComponent } from '../leader-migration/index.js';
+import { migrationLeaseOf } from './config-phases.js';
+import { LEASE_FRESHNESS_GRACE_SECONDS, LEASE_NAMESPACE, type LeaseRecord } from './lease-record.js';
+import { inferOwnership } from './lease-timeline.js';
+import type { MigrationHistory } from './migration-history.js';
+import type { OwnershipReport } from './ownership-report.js';
 import {
   identityProfiles,
   safeDefaultProfile,
@@ -22,7 +20,7 @@ import {
   type HolderFacts,
   type ProfileBasis,
   type ResolvedProfile,
-} from './ownership-profiles.js';
+} from './holder-profiles.js';
 
 export interface OwnershipEvidence {
   /** The managers' pods now; undefined when they could not be read. */
@@ -54,12 +52,12 @@ const MAIN_LEASE: Record<ManagerComponent, string> = {
 };
 
 /**
- * The journal's observations as the core reads them. A holder never expires between two records (renewals
+ * The journal's lease records as observations. A holder never expires between two records (renewals
  * are not journaled); but when the latest record of a lease shows a renewTime older than its duration (plus
  * the skew grace), its holder had stopped renewing, and so leading, by then: nobody holds it from that time.
  */
-export function coreObservations(timeline: readonly LeaseObservation[]): CoreObservation[] {
-  let out: CoreObservation[] = timeline
+export function observationsFromRecords(timeline: readonly LeaseRecord[]): LeaseObservation[] {
+  let out: LeaseObservation[] = timeline
     .filter((o) => o.namespace === LEASE_NAMESPACE && !Number.isNaN(Date.parse(o.observedAt)))
     .map((o) => {
       const renew = o.renewTime ? Date.parse(o.renewTime) : NaN;
@@ -77,7 +75,7 @@ export function coreObservations(timeline: readonly LeaseObservation[]): CoreObs
       };
     })
     .sort((a, b) => a.time - b.time);
-  const latest = new Map<string, LeaseObservation>();
+  const latest = new Map<string, LeaseRecord>();
   for (const o of timeline.filter((x) => x.namespace === LEASE_NAMESPACE)) {
     const seen = latest.get(o.name);
     if (!seen || Date.parse(o.observedAt) >= Date.parse(seen.observedAt)) latest.set(o.name, o);
@@ -94,7 +92,7 @@ export function coreObservations(timeline: readonly LeaseObservation[]): CoreObs
 }
 
 /** Every holder of a main lease, with when it was first seen and whether it ever held the migration lease. */
-export function holdersOf(observations: readonly CoreObservation[], migrationLease: string): HolderFacts[] {
+export function holdersOf(observations: readonly LeaseObservation[], migrationLease: string): HolderFacts[] {
   const sorted = [...observations].sort((a, b) => a.time - b.time);
   const firstSeen = new Map<string, number>();
   const migrating = new Set<string>();
@@ -122,11 +120,11 @@ export function holdersOf(observations: readonly CoreObservation[], migrationLea
  * own lease). Undefined when the timeline holds no observation.
  */
 export function inferProfiledOwnership(
-  timeline: readonly LeaseObservation[],
+  timeline: readonly LeaseRecord[],
   evidence: OwnershipEvidence,
   controllers?: readonly LogicalController[],
 ): { report: OwnershipReport; resolved: Record<string, ResolvedProfile> } | undefined {
-  const observations = coreObservations(timeline);
+  const observations = observationsFromRecords(timeline);
   if (observations.length === 0) return undefined;
   const migration = migrationLeaseOf(evidence.history?.plan);
   const resolved = identityProfiles(holdersOf(observations, migration), evidence);
@@ -148,7 +146,7 @@ export function inferProfiledOwnership(
 
 /** Runs the inference over the whole timeline up to `evidence.now`. */
 export function inferProfiledOverlaps(
-  timeline: readonly LeaseObservation[],
+  timeline: readonly LeaseRecord[],
   evidence: OwnershipEvidence,
 ): ProfiledInference {
   const inferred = inferProfiledOwnership(timeline, evidence);

@@ -1,26 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { parseKubernetesVersion } from '../../core/kubernetes-version/index.js';
+import { plan, step } from '../../engine/testing/plan-fixtures.js';
+import { parseKubernetesVersion } from '../kubernetes-version/index.js';
 import {
   defaultLeaderMigrationConfiguration,
   leaderMigrationToYaml,
   renderLeaderMigrationConfiguration,
-} from '../../core/leader-migration/index.js';
-import { leaseFor } from '../../core/ownership/index.js';
-import { plan, step } from '../testing/plan-fixtures.js';
-import type { ComponentPodFacts } from './gate-facts.js';
-import { inferProfiledOverlaps } from './ownership-inference.js';
+} from '../leader-migration/index.js';
 import {
   hostOfIdentity,
   identityProfiles,
   imageVersion,
   mostOwningProfile,
   podOnHost,
-} from './ownership-profiles.js';
-import { evaluateNoOwnershipOverlap, ownershipInference } from './ownership.js';
-import { CCM, KCM, MIG, T0, at, managerPod, timelineOf, took } from './ownership-test-support.js';
+  type ManagerPod,
+} from './holder-profiles.js';
+import { leaseFor } from './lease-timeline.js';
+import { findOwnershipOverlaps, ownershipInference } from './overlaps.js';
+import { CCM, KCM, MIG, T0, at, described, managerPod, timelineOf, took } from './ownership-test-support.js';
+import { inferProfiledOverlaps } from './profiled-inference.js';
 
 const NOW = 60;
-const evidence = (kcm: ComponentPodFacts[], ccm: ComponentPodFacts[], extra = {}) => ({
+/** Pass, or fail with the overlaps' descriptions: what the no-ownership-overlap gate decides on. */
+const verdict = (timeline: Parameters<typeof findOwnershipOverlaps>[0], e: ReturnType<typeof evidence>) => {
+  const reason = described(findOwnershipOverlaps(timeline, ownershipInference, e));
+  return reason === '' ? ({ type: 'pass' } as const) : ({ type: 'fail', reason } as const);
+};
+const evidence = (kcm: ManagerPod[], ccm: ManagerPod[], extra = {}) => ({
   now: T0 + NOW * 1000,
   pods: { [KCM]: kcm, [CCM]: ccm } as const,
   ...extra,
@@ -56,17 +61,10 @@ describe('no-ownership-overlap with live profiles', () => {
       [managerPod(CCM, 'cp2', ['--cloud-provider=aws'], { version: '1.26.11', startedS: 20 })],
     );
     // The lease check alone sees nothing wrong: no lease changed hands early.
-    expect(evaluateNoOwnershipOverlap(timeline).type).toBe('pass');
-    const verdict = evaluateNoOwnershipOverlap(timeline, ownershipInference, pods);
-    expect(verdict).toMatchObject({
-      type: 'fail',
-      reason: expect.stringMatching(
-        /^overlapping ownership: cloud-node-lifecycle, route, service ran in cp1_k1 \(kube-controller-manager\) and cp2_c1 \(cloud-controller-manager\) from 2026-01-01T12:00:30.000Z to 2026-01-01T12:01:00.000Z \(30 s\)$/,
-      ),
-      fix: expect.stringMatching(
-        /^give every manager that runs cloud-node-lifecycle, route, service --enable-leader-migration/,
-      ),
-    });
+    expect(findOwnershipOverlaps(timeline).overlaps).toEqual([]);
+    expect(described(findOwnershipOverlaps(timeline, ownershipInference, pods))).toMatch(
+      /^cloud-node-lifecycle, route, service ran in cp1_k1 \(kube-controller-manager\) and cp2_c1 \(cloud-controller-manager\) from 2026-01-01T12:00:30.000Z to 2026-01-01T12:01:00.000Z \(30 s\)$/,
+    );
     // nodeipam and cloud-node each run in one manager only.
     expect(ownershipInference(timeline, pods)).toMatchObject([
       {
@@ -90,9 +88,10 @@ describe('no-ownership-overlap with live profiles', () => {
       NOW,
     );
     const pods = evidence([inTreeKcm('cp1', ['--enable-leader-migration'])], [migratingCcm()]);
-    expect(evaluateNoOwnershipOverlap(timeline, ownershipInference, pods)).toMatchObject({
-      type: 'pass',
-      detail: 'no overlap in 8 lease observation(s); holders judged 2 by their pods',
+    expect(timeline).toHaveLength(8);
+    expect(findOwnershipOverlaps(timeline, ownershipInference, pods)).toEqual({
+      overlaps: [],
+      bases: { pod: 2 },
     });
     // Without leader migration on the CCM, the same timeline overlaps from the moment the CCM leads.
     const noMigration = evidence(
@@ -113,27 +112,24 @@ describe('no-ownership-overlap with live profiles', () => {
     );
     const external = managerPod(KCM, 'cp1', ['--cloud-provider=external'], { version: '1.27.3' });
     expect(
-      evaluateNoOwnershipOverlap(timeline, ownershipInference, evidence([external], [migratingCcm()])).type,
+      verdict(timeline, evidence([external], [migratingCcm()])).type,
     ).toBe('pass');
     // The same KCM still in-tree would run them too; --controllers turning them all off would not.
     expect(
-      evaluateNoOwnershipOverlap(timeline, ownershipInference, evidence([inTreeKcm()], [migratingCcm()])),
+      verdict(timeline, evidence([inTreeKcm()], [migratingCcm()])),
     ).toMatchObject({ type: 'fail', reason: expect.stringMatching(/, service ran in cp1_k2/) });
     const off = inTreeKcm('cp1', ['--controllers=*,-route,-service-lb-controller,-cloud-node-lifecycle']);
     expect(
-      evaluateNoOwnershipOverlap(timeline, ownershipInference, evidence([off], [migratingCcm()])).type,
+      verdict(timeline, evidence([off], [migratingCcm()])).type,
     ).toBe('pass');
   });
 
   it('judges a holder no pod accounts for as running every controller it has under its own lease', () => {
     const timeline = timelineOf([took(KCM, 'cp9_x', 0), took(CCM, 'cp2_c1', 0), took(MIG, 'cp2_c1', 5)], NOW);
     const pods = evidence([inTreeKcm('cp1', ['--cloud-provider=external'])], [migratingCcm()]);
-    expect(evaluateNoOwnershipOverlap(timeline, ownershipInference, pods)).toMatchObject({
-      type: 'fail',
-      reason: expect.stringMatching(
-        /route, service ran in cp2_c1 \(cloud-controller-manager\) and cp9_x \(kube-controller-manager\) from .* \(no pod or plan tells how cp9_x ran: assumed/,
-      ),
-    });
+    expect(described(findOwnershipOverlaps(timeline, ownershipInference, pods))).toMatch(
+      /route, service ran in cp2_c1 \(cloud-controller-manager\) and cp9_x \(kube-controller-manager\) from .* \(no pod or plan tells how cp9_x ran: assumed/,
+    );
     const holder = { identity: 'cp9_x', component: KCM, firstSeen: T0, heldMigrationLease: false } as const;
     const resolved = identityProfiles([holder], pods)['cp9_x']!;
     expect(resolved.basis).toBe('default');
@@ -155,19 +151,15 @@ describe('no-ownership-overlap with live profiles', () => {
       NOW,
     );
     const kcm = inTreeKcm('cp1', ['--enable-leader-migration']);
-    const verdict = evaluateNoOwnershipOverlap(
-      timeline,
-      ownershipInference,
-      evidence([kcm], [migratingCcm('cp2', '1.28.4')]),
-    );
-    expect(verdict).toMatchObject({
+    const found = verdict(timeline, evidence([kcm], [migratingCcm('cp2', '1.28.4')]));
+    expect(found).toMatchObject({
       type: 'fail',
       reason: expect.stringMatching(
-        /: route, service ran in cp1_k1 \(kube-controller-manager\) and cp2_c1 \(cloud-controller-manager as node-route-controller, service-lb-controller\) from/,
+        /^route, service ran in cp1_k1 \(kube-controller-manager\) and cp2_c1 \(cloud-controller-manager as node-route-controller, service-lb-controller\) from/,
       ),
     });
     // cloud-node-lifecycle-controller is in the 1.28 default: it stays migrated on both sides.
-    expect(verdict.type === 'fail' && verdict.reason).not.toMatch(/cloud-node-lifecycle/);
+    expect(found.type === 'fail' && found.reason).not.toMatch(/cloud-node-lifecycle/);
 
     // The plan's explicit configuration names both eras: no overlap.
     const v126 = parseKubernetesVersion('1.26');
@@ -201,7 +193,7 @@ describe('no-ownership-overlap with live profiles', () => {
         },
       },
     );
-    expect(evaluateNoOwnershipOverlap(timeline, ownershipInference, pods).type).toBe('pass');
+    expect(verdict(timeline, pods).type).toBe('pass');
     // A configuration file the plan does not know is judged as migrating nothing.
     const unknown = evidence(
       [inTreeKcm('cp1', ['--enable-leader-migration'])],
@@ -214,7 +206,7 @@ describe('no-ownership-overlap with live profiles', () => {
         ),
       ],
     );
-    expect(evaluateNoOwnershipOverlap(timeline, ownershipInference, unknown).type).toBe('fail');
+    expect(verdict(timeline, unknown).type).toBe('fail');
   });
 });
 

@@ -1,6 +1,11 @@
-/** Plain-data builders for the ownership tests: lease records as the journal keeps them, and manager pods. */
-import type { LeaseObservation } from '../journal/journal-schema.js';
-import type { ComponentPodFacts, ManagerComponent } from './gate-facts.js';
+/**
+ * Plain-data builders for the ownership tests (here and the engine's gate test): lease records as the journal
+ * keeps them, and manager pods as the gate reads them.
+ */
+import type { ManagerComponent } from '../leader-migration/index.js';
+import type { ManagerPod } from './holder-profiles.js';
+import type { OwnershipFindings } from './overlaps.js';
+import type { LeaseRecord } from './lease-record.js';
 
 export const T0 = Date.UTC(2026, 0, 1, 12);
 export const KCM = 'kube-controller-manager';
@@ -11,7 +16,7 @@ export const MIG = 'cloud-provider-extraction-migration';
 export const at = (s: number): string => new Date(T0 + s * 1000).toISOString();
 
 /** `holder` seen taking `lease` at `s` (the journal records holder changes only). */
-export function took(lease: string, holder: string, s: number): LeaseObservation {
+export function took(lease: string, holder: string, s: number): LeaseRecord {
   return {
     namespace: 'kube-system',
     name: lease,
@@ -24,14 +29,14 @@ export function took(lease: string, holder: string, s: number): LeaseObservation
 }
 
 /** The gate's own look at `s`: each lease's latest record, renewed just now (its holder is alive). */
-export function look(timeline: readonly LeaseObservation[], s: number): LeaseObservation[] {
-  const latest = new Map<string, LeaseObservation>();
+export function look(timeline: readonly LeaseRecord[], s: number): LeaseRecord[] {
+  const latest = new Map<string, LeaseRecord>();
   for (const o of timeline) latest.set(o.name, o);
   return [...latest.values()].map((o) => ({ ...o, observedAt: at(s), renewTime: at(s) }));
 }
 
 /** A timeline of holder changes followed by the look at `now`. */
-export function timelineOf(changes: readonly LeaseObservation[], now: number): LeaseObservation[] {
+export function timelineOf(changes: readonly LeaseRecord[], now: number): LeaseRecord[] {
   return [...changes, ...look(changes, now)];
 }
 
@@ -40,7 +45,7 @@ export function managerPod(
   node: string,
   args: readonly string[],
   options: { readonly version: string; readonly startedS?: number },
-): ComponentPodFacts {
+): ManagerPod & { readonly labels: Record<string, string>; readonly phase: string; readonly ready: boolean } {
   const repository =
     component === KCM
       ? 'registry.k8s.io/kube-controller-manager'
@@ -55,4 +60,9 @@ export function managerPod(
     image: `${repository}:v${options.version}`,
     startTime: at(options.startedS ?? -600),
   };
+}
+
+/** The overlaps' descriptions, one a line ('' for none). */
+export function described(findings: OwnershipFindings): string {
+  return findings.overlaps.map((o) => o.description).join('\n');
 }

@@ -1,5 +1,5 @@
-import { atLeast, type KubernetesVersion } from '../kubernetes-version/index.js';
-import { ANY_COMPONENT, MIGRATION_LEASE_NAME, type LeaderMigrationConfiguration } from './types.js';
+import { atLeast, type KubernetesVersion } from './kubernetes-version.js';
+import { ANY_COMPONENT, MIGRATION_LEASE_NAME, type LeaderMigrationConfiguration } from './leader-migration-config.js';
 
 /**
  * DefaultLeaderMigrationConfiguration (1.22+): used when --enable-leader-migration is set without

@@ -3,12 +3,12 @@
  * `<hostname>_<uuid>` (client-go), new for every process start; control-plane managers use the host network,
  * so the hostname names the node their pod runs on. A holder first seen after the pod on its host started is
  * that pod's process, judged by its flags. An earlier one is a previous process there, and a holder without
- * any pod (RKE runs docker containers) is unknown: both are judged by the plan's phases (ownership-phases.ts),
+ * any pod (RKE runs docker containers) is unknown: both are judged by the plan's phases (config-phases.ts),
  * or, without a plan, as running every controller it has under its own lease. Every doubt resolves to the
  * profile that runs more controllers under more leases, so an overlap is reported rather than missed.
  */
-import { flagEnabled, parseFlags } from '../../core/checks/facts/component-flags.js';
-import { parseKubernetesVersion, type KubernetesVersion } from '../../core/kubernetes-version/index.js';
+import { flagEnabled, parseFlags } from '../checks/facts/component-flags.js';
+import { parseKubernetesVersion, type KubernetesVersion } from '../kubernetes-version/index.js';
 import {
   controllerName,
   controllerNameInEra,
@@ -17,9 +17,9 @@ import {
   MIGRATION_LEASE_NAME,
   type LogicalController,
   type ManagerComponent,
-} from '../../core/leader-migration/index.js';
-import { INFERRED_CONTROLLERS, leaseFor, type ManagerProfile } from '../../core/ownership/index.js';
-import type { ComponentPodFacts } from './gate-facts.js';
+} from '../leader-migration/index.js';
+import { INFERRED_CONTROLLERS, leaseFor, type ManagerProfile } from './lease-timeline.js';
+import type { MigrationHistory } from './migration-history.js';
 import {
   candidatesOf,
   configPhases,
@@ -29,11 +29,24 @@ import {
   plannedVersions,
   type Candidate,
   type ConfigPhase,
-  type MigrationHistory,
-} from './ownership-phases.js';
+} from './config-phases.js';
+
+/**
+ * A controller manager's pod, reduced to what tells how its process runs (the engine's ComponentPodFacts is
+ * one): where it runs, its command line, its image (whose tag carries the version) and when it started.
+ */
+export interface ManagerPod {
+  readonly name: string;
+  readonly nodeName?: string;
+  /** The component container's command followed by its args. */
+  readonly args: readonly string[];
+  readonly image?: string;
+  /** status.startTime (RFC 3339): a lease identity first seen before it belongs to an earlier process. */
+  readonly startTime?: string;
+}
 
 /** The managers' pods now, per component. */
-export type ComponentPods = Readonly<Record<ManagerComponent, readonly ComponentPodFacts[]>>;
+export type ComponentPods = Readonly<Record<ManagerComponent, readonly ManagerPod[]>>;
 
 /** What the lease timeline tells about one holder. */
 export interface HolderFacts {
@@ -67,7 +80,7 @@ export function hostOfIdentity(identity: string): string {
 }
 
 /** Whether a pod runs on `host`: its node, or (without the host network) the pod itself, is named so. */
-export function podOnHost(pod: ComponentPodFacts, host: string): boolean {
+export function podOnHost(pod: ManagerPod, host: string): boolean {
   const label = (name: string): string => name.toLowerCase().split('.')[0] ?? '';
   const wanted = host.toLowerCase();
   return [pod.nodeName, pod.name].some(
@@ -90,7 +103,7 @@ export function imageVersion(image: string | undefined): KubernetesVersion | und
  * --leader-migration-config (a file the plan writes, else unknown; without it the version's default).
  */
 export function podCandidates(
-  pod: ComponentPodFacts,
+  pod: ManagerPod,
   component: ManagerComponent,
   history: MigrationHistory | undefined,
 ): Candidate[] {

@@ -1,5 +1,5 @@
-import { atLeast, type KubernetesVersion } from '../kubernetes-version/index.js';
-import type { LeaderMigrationConfiguration } from './types.js';
+import { atLeast, type KubernetesVersion } from './kubernetes-version.js';
+import type { LeaderMigrationConfiguration } from './leader-migration-config.js';
 
 /** One upstream field.Error, with the same field path and message format (`Field: Type[: "value"][: detail]`). */
 export interface FieldError {

@@ -1,12 +1,12 @@
-import type { Clock } from '../../clock/index.js';
-import type { KubernetesVersion } from '../../core/kubernetes-version/index.js';
+import type { Clock } from '../../index.js';
 import {
   controllersOf,
   logicalControllerOf,
+  type KubernetesVersion,
+  type Ledger,
   type ManagerComponent,
-} from '../../core/leader-migration/index.js';
-import type { Ledger } from '../../core/ownership/index.js';
-import type { ControllerDescriptor } from '../leader-migration/controller-plan.js';
+} from '../../core/index.js';
+import type { ControllerDescriptor } from '../../election/index.js';
 
 const CLOUD_PROVIDER = new Set(['route', 'service', 'cloud-node-lifecycle']);
 const DISABLED_BY_DEFAULT = new Set([
@@ -19,7 +19,7 @@ const DISABLED_BY_DEFAULT = new Set([
 /**
  * Every controller of a manager version as a descriptor that writes to the ledger: `started`, a `reconcile`
  * every `actionIntervalMs` for the cloud-related controllers, `stopped` when its signal aborts. The work itself
- * is not simulated here; the sandbox's managers put real controllers behind the same descriptors.
+ * is not simulated here; the sandbox's simulated managers put the cloud controllers behind the same descriptors.
  */
 export function ledgerControllers(options: {
   readonly component: ManagerComponent;

@@ -1,5 +1,5 @@
-import { atLeast, type KubernetesVersion } from '../kubernetes-version/index.js';
-import type { ManagerComponent } from './types.js';
+import { atLeast, type KubernetesVersion } from './kubernetes-version.js';
+import type { ManagerComponent } from './leader-migration-config.js';
 
 /**
  * Controller names as each manager keys them, per era. Up to 1.27 managers used short names; from 1.28 the
