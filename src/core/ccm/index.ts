@@ -1,6 +1,8 @@
 /**
- * What uproot knows about aws-cloud-controller-manager releases: every tagged release per minor, the one it
- * pins, the releases with known defects, and the behaviours that changed from a release on.
+ * What uproot knows about the aws-cloud-controller-manager, in one place: every tagged release per minor, the
+ * one it pins, the releases with known defects, the behaviours that changed from a release on; the Helm
+ * chart (its values.yaml defaults, the values the seeds install it with) and the CCM as installed or planned
+ * in a cluster (a DaemonSet, a static pod, a HelmChart) and the releases in play.
  */
 export {
   CCM_IMAGE_REPOSITORY,
@@ -40,3 +42,38 @@ export {
   MISSING_TOPOLOGY_PERMISSION_BLOCKS_INIT,
   type CcmFeature,
 } from './ccm-features.js';
+export {
+  CCM_CHART,
+  CCM_CHART_DEFAULT_VALUES,
+  CCM_CHART_NAME,
+  CCM_CHART_REPO,
+  CCM_CHART_VERSION,
+  ccmChartDefaultValues,
+} from './chart-defaults.js';
+// withImageTag / withoutLeaderMigration (values transforms) are imported from chart-values.ts by the planners:
+// this index's withImageTag is the image reference's.
+export {
+  CONTROL_PLANE_LABEL,
+  LEADER_MIGRATION_CHART_ARG,
+  ensureCcmValues,
+  helmChartYaml,
+  helmInstallCommand,
+  renderCcmValues,
+  renderHelmChart,
+  seedClusterRoleRules,
+  valuesYaml,
+  type CcmValuesOptions,
+  type ControlPlaneFlavor,
+} from './chart-values.js';
+export {
+  CCM_NAMESPACE,
+  CCM_SERVICE_ACCOUNT,
+  CHART_DEFAULTS,
+  findCcmDeployments,
+  fromChartValues,
+  helmChartsInManifest,
+  isCcmDaemonSet,
+  recommendedPlacement,
+  type CcmDeployment,
+} from './installed-chart.js';
+export { ccmsInPlay, clusterUsesCloudRoutes, type CcmInPlay } from './ccm-in-play.js';

@@ -17,9 +17,9 @@ import {
   CCM_SERVICE_ACCOUNT,
   findCcmDeployments,
   type CcmDeployment,
-} from './facts/ccm-chart.js';
+} from '../ccm/index.js';
 import { ruleAllows } from './facts/rbac-rules.js';
-import { clusterUsesCloudRoutes } from './facts/ccm-in-play.js';
+import { clusterUsesCloudRoutes } from '../ccm/index.js';
 import { defaultConfigIsSafe } from '../leader-migration/index.js';
 import { ccmImageTagFor, ccmTagMinor } from '../ccm/index.js';
 import { minorString, type KubernetesVersion } from '../kubernetes-version/index.js';

@@ -21,8 +21,8 @@ import {
 } from '../ccm/index.js';
 import { fail, pass, warn, type CheckResult, type Fix } from './check-result.js';
 import type { CheckContext } from './check-context.js';
-import { CCM_NAMESPACE } from './facts/ccm-chart.js';
-import { ccmsInPlay, type CcmInPlay } from './facts/ccm-in-play.js';
+import { CCM_NAMESPACE } from '../ccm/index.js';
+import { ccmsInPlay, type CcmInPlay } from '../ccm/index.js';
 
 const ID = 'ccm-release';
 

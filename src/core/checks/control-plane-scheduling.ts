@@ -21,7 +21,7 @@ import {
   fromChartValues,
   recommendedPlacement,
   type CcmDeployment,
-} from './facts/ccm-chart.js';
+} from '../ccm/index.js';
 import {
   blockingTaints,
   daemonSetTolerations,
@@ -31,7 +31,7 @@ import {
 } from './facts/scheduling.js';
 import { formatToleration, tolerationFor } from '../scheduling/index.js';
 import { isControlPlaneNode } from './facts/cluster-profile.js';
-import { renderCcmValues, valuesYaml } from '../distros/shared/ccm-chart.js';
+import { renderCcmValues, valuesYaml } from '../ccm/index.js';
 
 const ID = 'control-plane-scheduling';
 const CCM_DAEMONSET = 'aws-cloud-controller-manager';

@@ -28,7 +28,7 @@ import {
 } from '../iam/index.js';
 import { compareVersions } from '../kubernetes-version/index.js';
 import { featureSince } from '../ccm/index.js';
-import { ccmsInPlay, type CcmInPlay } from './facts/ccm-in-play.js';
+import { ccmsInPlay, type CcmInPlay } from '../ccm/index.js';
 
 export const IAM_POLICY_NAMES = {
   'iam-control-plane': 'uproot-cloud-provider-control-plane',

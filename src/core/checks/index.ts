@@ -30,7 +30,8 @@ export { readClusterDefinition, type ClusterDefinition } from './facts/cluster-d
 export { isControlPlaneNode, type Distro } from './facts/cluster-profile.js';
 export { parseProviderId, nodeNameLookup, canonicalProviderId, isInstanceId } from './facts/provider-id.js';
 export { toleratesTaint, placementOnNode } from './facts/scheduling.js';
-export { CCM_CHART, CCM_NAMESPACE, CCM_SERVICE_ACCOUNT, isCcmDaemonSet } from './facts/ccm-chart.js';
+// The CCM as installed is the CCM's knowledge (src/core/ccm); re-exported for the adapters that read it.
+export { CCM_NAMESPACE, CCM_SERVICE_ACCOUNT, isCcmDaemonSet } from '../ccm/index.js';
 export { EBS_CSI_DRIVER } from './ebs-storage.js';
 export { isEcrImage } from './ecr-credentials.js';
 export { isCcmLoadBalancer } from './lb-subnets.js';

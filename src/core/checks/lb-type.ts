@@ -11,7 +11,7 @@
 import { hasFeature } from '../ccm/index.js';
 import { fail, pass, skip, type CheckResult, type Fix, type ResourceRef } from './check-result.js';
 import { plural, type CheckContext } from './check-context.js';
-import { ccmsInPlay } from './facts/ccm-in-play.js';
+import { ccmsInPlay } from '../ccm/index.js';
 import { isCcmLoadBalancer } from './lb-subnets.js';
 import type { LoadBalancerFacts, LoadBalancerServiceFacts } from './snapshot.js';
 

@@ -19,7 +19,7 @@ import type {
   RoleFacts,
 } from './snapshot.js';
 import { ruleAllows, sameRule, subjectFor, subjectMatches } from './facts/rbac-rules.js';
-import { CHART_DEFAULTS, findCcmDeployments } from './facts/ccm-chart.js';
+import { CHART_DEFAULTS, findCcmDeployments } from '../ccm/index.js';
 
 const ID = 'migration-lease-rbac';
 export const MIGRATION_LEASE = 'cloud-provider-extraction-migration';

@@ -8,7 +8,7 @@ import {
 import { parseKubernetesVersion, type KubernetesVersion } from '../../kubernetes-version/index.js';
 import type { PlannedUpgrade } from '../distro.js';
 import type { Artifact, PlanFinding } from '../../plan/plan-types.js';
-import { seedClusterRoleRules } from '../shared/ccm-chart.js';
+import { seedClusterRoleRules } from '../../ccm/chart-values.js';
 import { LEADER_LOCKING_ROLE } from '../shared/migration-lease-rbac.js';
 import type { CcmTags } from '../shared/plan-common.js';
 import type { VersionPlan } from '../shared/version-policy.js';

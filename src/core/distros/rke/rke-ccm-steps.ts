@@ -12,7 +12,7 @@ import {
   valuesYaml,
   withImageTag,
   withoutLeaderMigration,
-} from '../shared/ccm-chart.js';
+} from '../../ccm/chart-values.js';
 import { disableLeaderMigrationStep } from '../shared/common-steps.js';
 import type { JsonRecord } from '../shared/json-value.js';
 import type { PlanAssembly } from '../shared/plan-assembly.js';

@@ -7,7 +7,7 @@ import { InputError } from '../../../errors/index.js';
 import { parseKubernetesVersion } from '../../kubernetes-version/index.js';
 import type { Change, MigrationPlan, PlanFinding } from '../../plan/plan-types.js';
 import type { PlanOptions } from '../distro.js';
-import { CONTROL_PLANE_LABEL } from '../shared/ccm-chart.js';
+import { CONTROL_PLANE_LABEL } from '../../ccm/index.js';
 import {
   cordonStep,
   enableLeaderMigrationStep,

@@ -5,7 +5,7 @@
 import { minorString, parseKubernetesVersion } from '../../kubernetes-version/index.js';
 import type { MigrationPlan } from '../../plan/plan-types.js';
 import type { PlannedUpgrade, PlanOptions } from '../distro.js';
-import { CONTROL_PLANE_LABEL, helmChartYaml, renderHelmChart, valuesYaml } from '../shared/ccm-chart.js';
+import { CONTROL_PLANE_LABEL, helmChartYaml, renderHelmChart, valuesYaml } from '../../ccm/index.js';
 import {
   cordonStep,
   disableLeaderMigrationStep,

@@ -11,15 +11,15 @@ import { InputError } from '../../../errors/index.js';
 import { parseKubernetesVersion } from '../../kubernetes-version/index.js';
 import type { StepId } from '../../plan/plan-types.js';
 import { hopOf, type PlannedUpgrade, type StepOptions } from '../distro.js';
+import { CCM_CHART } from '../../ccm/index.js';
 import {
-  CCM_CHART,
   ensureCcmValues,
   helmChartYaml,
   renderHelmChart,
   valuesYaml,
   withImageTag,
   withoutLeaderMigration,
-} from '../shared/ccm-chart.js';
+} from '../../ccm/chart-values.js';
 import { flagName, setFlag, withoutFlags } from '../shared/flag-list.js';
 import { cloneJson, ensureRecord, isRecord, type JsonRecord } from '../shared/json-value.js';
 import {

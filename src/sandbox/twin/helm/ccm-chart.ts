@@ -1,5 +1,5 @@
 import type { KubeObject } from '../kube/kube-types.js';
-import { CCM_CHART_NAME, CCM_CHART_VERSION, ccmChartDefaultValues } from '../../../core/ccm-chart/index.js';
+import { CCM_CHART_NAME, CCM_CHART_VERSION, ccmChartDefaultValues } from '../../../core/index.js';
 
 /**
  * The aws-cloud-controller-manager Helm chart (kubernetes/cloud-provider-aws charts/, chart 0.0.11, app

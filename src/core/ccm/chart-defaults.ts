@@ -3,11 +3,21 @@
  * charts/aws-cloud-controller-manager, chart 0.0.11, app v1.35.0): the fields its templates read. The one place
  * uproot keeps them; the preflight checks and the sandbox's chart renderer both derive from it.
  */
-import { CCM_IMAGE_REPOSITORY, CHART_DEFAULT_CCM_TAG } from '../ccm/index.js';
+import { CCM_IMAGE_REPOSITORY, CHART_DEFAULT_CCM_TAG } from './ccm-image.js';
 
 export const CCM_CHART_NAME = 'aws-cloud-controller-manager';
 export const CCM_CHART_VERSION = '0.0.11';
 export const CCM_CHART_REPO = 'https://kubernetes.github.io/cloud-provider-aws';
+
+/** The chart as the seeds install it: its repository, the release and the DaemonSet it makes. */
+export const CCM_CHART = {
+  chart: CCM_CHART_NAME,
+  release: CCM_CHART_NAME,
+  repoName: CCM_CHART_NAME,
+  repo: CCM_CHART_REPO,
+  namespace: 'kube-system',
+  daemonSet: CCM_CHART_NAME,
+} as const;
 
 export const CCM_CHART_DEFAULT_VALUES = {
   namespace: 'kube-system',

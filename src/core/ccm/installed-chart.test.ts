@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromChartValues, helmChartsInManifest } from './ccm-chart.js';
+import { fromChartValues, helmChartsInManifest } from './installed-chart.js';
 
 describe('chart values over the defaults (Helm semantics)', () => {
   it('uses the chart defaults without values', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ROLE_TAINTS, isTolerated, type Toleration } from '../../scheduling/index.js';
-import { ensureCcmValues, renderCcmValues, type ControlPlaneFlavor } from './ccm-chart.js';
+import { ROLE_TAINTS, isTolerated, type Toleration } from '../scheduling/index.js';
+import { ensureCcmValues, renderCcmValues, type ControlPlaneFlavor } from './chart-values.js';
 
 const UNINITIALIZED = {
   key: 'node.cloudprovider.kubernetes.io/uninitialized',

@@ -4,25 +4,17 @@
  * image (v1.35.0) is far newer than any cluster that still runs the in-tree provider (reference §6).
  */
 import { stringify } from 'yaml';
-import { CCM_IMAGE_REPOSITORY } from '../../ccm/index.js';
-import { cloneJson, isRecord, type JsonRecord } from './json-value.js';
-import { flagName, setFlag, withoutFlags } from './flag-list.js';
+import { cloneJson, isRecord, type JsonRecord } from '../distros/shared/json-value.js';
+import { flagName, setFlag, withoutFlags } from '../distros/shared/flag-list.js';
 import {
   ROLE_TAINTS,
   isTolerated,
   tolerationFor,
   type Taint,
   type Toleration,
-} from '../../scheduling/index.js';
-
-export const CCM_CHART = {
-  chart: 'aws-cloud-controller-manager',
-  release: 'aws-cloud-controller-manager',
-  repoName: 'aws-cloud-controller-manager',
-  repo: 'https://kubernetes.github.io/cloud-provider-aws',
-  namespace: 'kube-system',
-  daemonSet: 'aws-cloud-controller-manager',
-} as const;
+} from '../scheduling/index.js';
+import { CCM_CHART } from './chart-defaults.js';
+import { CCM_IMAGE_REPOSITORY } from './ccm-image.js';
 
 /** Which node labels and taints the control plane carries. */
 export type ControlPlaneFlavor = 'rke2' | 'rke';

@@ -6,11 +6,11 @@
  * overridden or set to null), lists replace.
  */
 import { parseAllDocuments } from 'yaml';
-import { CCM_CHART_DEFAULT_VALUES, CCM_CHART_NAME } from '../../ccm-chart/index.js';
-import type { DaemonSetFacts, HelmChartFacts, KubeSnapshot, PolicyRule, Toleration } from '../snapshot.js';
-import type { ClusterDefinition } from './cluster-definition.js';
+import type { DaemonSetFacts, HelmChartFacts, KubeSnapshot, PolicyRule } from '../checks/snapshot.js';
+import type { ClusterDefinition } from '../checks/facts/cluster-definition.js';
+import type { Toleration } from '../scheduling/index.js';
+import { CCM_CHART, CCM_CHART_DEFAULT_VALUES } from './chart-defaults.js';
 
-export const CCM_CHART = CCM_CHART_NAME;
 export const CCM_NAMESPACE = CCM_CHART_DEFAULT_VALUES.namespace;
 export const CCM_SERVICE_ACCOUNT = CCM_CHART_DEFAULT_VALUES.serviceAccountName;
 
@@ -39,7 +39,7 @@ export interface CcmDeployment {
 
 export function isCcmDaemonSet(ds: DaemonSetFacts): boolean {
   return (
-    ds.name === CCM_CHART ||
+    ds.name === CCM_CHART.chart ||
     ds.containers.some((c) => c.image.includes('provider-aws/cloud-controller-manager'))
   );
 }
@@ -76,7 +76,7 @@ export function findCcmDeployments(kube: KubeSnapshot, definition?: ClusterDefin
     }
   }
   if (kube.helmCharts.state === 'ok') {
-    for (const chart of kube.helmCharts.value.filter((c) => c.chart === CCM_CHART)) {
+    for (const chart of kube.helmCharts.value.filter((c) => c.chart === CCM_CHART.chart)) {
       found.push(
         fromChartValues('helmchart', `HelmChart ${chart.namespace}/${chart.name}`, chart.valuesContent),
       );
@@ -84,7 +84,7 @@ export function findCcmDeployments(kube: KubeSnapshot, definition?: ClusterDefin
   }
   if (definition?.distro === 'rke2' && definition.additionalManifest) {
     for (const chart of helmChartsInManifest(definition.additionalManifest)) {
-      if (chart.chart === CCM_CHART) {
+      if (chart.chart === CCM_CHART.chart) {
         found.push(
           fromChartValues(
             'planned',

@@ -3,10 +3,11 @@
  * (by its image tag), and, when none is, the release uproot pins for the version the migration ends at.
  * Checks that depend on the CCM's release (known defects, IAM actions) judge these.
  */
-import { ccmTagRelease, imageTag, pinnedCcmRelease, type CcmRelease } from '../../ccm/index.js';
-import type { CheckContext } from '../check-context.js';
-import { flagEnabled, parseFlags } from './component-flags.js';
-import { findCcmDeployments, type CcmDeployment } from './ccm-chart.js';
+import type { CheckContext } from '../checks/check-context.js';
+import { flagEnabled, parseFlags } from '../checks/facts/component-flags.js';
+import { ccmTagRelease, imageTag, pinnedCcmRelease } from './ccm-image.js';
+import type { CcmRelease } from './ccm-releases.js';
+import { findCcmDeployments, type CcmDeployment } from './installed-chart.js';
 
 export interface CcmInPlay {
   readonly release: CcmRelease;
