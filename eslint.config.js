@@ -1,6 +1,59 @@
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+
+/**
+ * `uproot/imports-within`: a relative import that leaves `root` must name one of `entries` (paths from the
+ * repository root, as .ts). Resolved against the importing file, so `../../index.js` from one folder and
+ * `../../../index.js` from another are both the same entry. Package imports are not its concern.
+ */
+const importsWithin = {
+  meta: {
+    type: 'problem',
+    schema: [
+      {
+        type: 'object',
+        properties: {
+          root: { type: 'string' },
+          entries: { type: 'array', items: { type: 'string' } },
+          message: { type: 'string' },
+        },
+        required: ['root', 'entries', 'message'],
+        additionalProperties: false,
+      },
+    ],
+  },
+  create(context) {
+    const { root, entries, message } = context.options[0];
+    const check = (node) => {
+      const source = node?.value;
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      const target = path
+        .relative(context.cwd, path.resolve(path.dirname(context.filename), source))
+        .replace(/\.js$/, '.ts')
+        .split(path.sep)
+        .join('/');
+      if (target.startsWith(`${root}/`) || entries.includes(target)) return;
+      context.report({ node, message: `${message} (${source} is ${target})` });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    };
+  },
+};
+const uproot = { rules: { 'imports-within': importsWithin } };
+
+/** What the sandbox may import of the library: the package's public entries (package.json `exports`). */
+const PUBLIC_ENTRIES = [
+  'src/index.ts',
+  'src/core/index.ts',
+  'src/election/index.ts',
+  'src/election/testing.ts',
+];
 
 /** Tests and their helpers may read files, throw plain errors and use the sandbox. */
 const TEST_FILES = [
@@ -88,6 +141,16 @@ export default tseslint.config(
               group: LAYERS_ABOVE_CORE,
               message: 'src/core imports nothing from the layers above it (engine, adapters, toolkit, cli).',
             },
+            {
+              group: [
+                '**/election/*',
+                '!**/election/model',
+                '**/election/model/*',
+                '!**/election/model/index.js',
+              ],
+              message:
+                'src/core builds on election\u2019s model only (src/election/model/index.ts): the rest of election does I/O.',
+            },
           ],
         },
       ],
@@ -127,6 +190,37 @@ export default tseslint.config(
       'src/cli/commands/demo.ts',
     ],
     rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    // The sandbox imports the library only through its public entries, as the workspace package it will become.
+    files: ['src/sandbox/**/*.ts'],
+    plugins: { uproot },
+    rules: {
+      'uproot/imports-within': [
+        'error',
+        {
+          root: 'src/sandbox',
+          entries: PUBLIC_ENTRIES,
+          message:
+            'src/sandbox imports uproot only through its public entries (uproot, uproot/core, uproot/election, uproot/election/testing); `npx tsx scripts/sandbox-imports.ts FILE` rewrites deep imports',
+        },
+      ],
+    },
+  },
+  {
+    // Election is a library of its own: nothing of uproot's but the clock and the error classes.
+    files: ['src/election/**/*.ts'],
+    plugins: { uproot },
+    rules: {
+      'uproot/imports-within': [
+        'error',
+        {
+          root: 'src/election',
+          entries: ['src/clock/index.ts', 'src/errors/index.ts'],
+          message: 'src/election imports nothing of uproot\u2019s but src/clock and src/errors',
+        },
+      ],
+    },
   },
   {
     files: ['src/cli/main.ts', 'bench/**', 'scripts/**'],

@@ -27,7 +27,7 @@ import {
 } from '../src/core/distros/rke2/index.js';
 import { deepEqual, type JsonRecord } from '../src/core/distros/shared/json-value.js';
 import { newestRelease } from '../src/core/distros/shared/releases.js';
-import { ccmImageTagFor } from '../src/core/leader-migration/index.js';
+import { ccmImageTagFor } from '../src/core/ccm/index.js';
 
 const EXAMPLE = fileURLToPath(new URL('../examples/rke2-cluster.yaml', import.meta.url));
 const TARGET = 'v1.33.5+rke2r1';

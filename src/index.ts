@@ -72,12 +72,23 @@ export type { CheckId } from './core/checks/check-result.js';
 export type { PreflightSnapshot } from './core/checks/snapshot.js';
 export type { GateResult, Journal, LeaseRecord, StepRecord } from './engine/journal/journal-schema.js';
 export type { JournalPhase } from './engine/journal/journal-transitions.js';
-export type { OwnershipInference, OwnershipOverlap } from './core/ownership/index.js';
+export type { OwnershipInference, OwnershipOverlap, OwnershipReport } from './core/ownership/index.js';
 export type { RunResult } from './engine/run-plan.js';
 export type { RollbackResult } from './engine/rollback/run-rollback.js';
 export type { EngineEvent } from './engine/events.js';
 export type { NextAction } from './engine/next-action.js';
-export type { ReportModel } from './report/index.js';
+
+// Rendering a journal as a report (what `report` does), for a model built with other ownership (a ledger)
+export {
+  buildReportModel,
+  renderReportHtml,
+  renderReportMarkdown,
+  type ReportModel,
+} from './report/index.js';
+// The local copy of the journal under the state directory (.uproot/<cluster>/journal.json)
+export { JournalMirror } from './adapters/files/journal-mirror.js';
+// The real CommandRunner (no shell, a deadline on the clock, bounded and redacted output), to wrap or reuse
+export { ProcessRunner } from './adapters/process/run-command.js';
 
 // Errors and exit codes
 export {
@@ -89,13 +100,22 @@ export {
   InternalError,
   LockError,
   UprootError,
+  fieldPath,
   formatError,
+  valueAt,
   type ErrorLocation,
   type ErrorSource,
   type UprootErrorOptions,
 } from './errors/index.js';
 
-// Time: everything that waits takes a Clock
-export { RealClock, type Clock, type Random } from './clock/index.js';
+// Time: everything that waits takes a Clock (real, or virtual: time moves only when told to)
+export {
+  RealClock,
+  VirtualClock,
+  seededRandom,
+  systemRandom,
+  type Clock,
+  type Random,
+} from './clock/index.js';
 
 export { VERSION } from './version.js';

@@ -1,4 +1,4 @@
-import { ExitCode, UprootError } from '../errors/index.js';
+import { ExitCode, UprootError } from '../index.js';
 
 /**
  * A failure inside a simulated component (a controller manager's controller, a node's metadata client, the

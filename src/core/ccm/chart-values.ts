@@ -6,13 +6,7 @@
 import { stringify } from 'yaml';
 import { cloneJson, isRecord, type JsonRecord } from '../distros/shared/json-value.js';
 import { flagName, setFlag, withoutFlags } from '../distros/shared/flag-list.js';
-import {
-  ROLE_TAINTS,
-  isTolerated,
-  tolerationFor,
-  type Taint,
-  type Toleration,
-} from '../scheduling/index.js';
+import { ROLE_TAINTS, isTolerated, tolerationFor, type Taint, type Toleration } from '../scheduling/index.js';
 import { CCM_CHART } from './chart-defaults.js';
 import { CCM_IMAGE_REPOSITORY } from './ccm-image.js';
 

@@ -2,7 +2,11 @@ import { parseKubernetesVersion, type KubernetesVersion } from '../kubernetes-ve
 import { decodeLeaderMigrationConfiguration, type ConfigIssue } from './decode.js';
 import { resolveControllers, type ControllerResolution } from '../../election/model/index.js';
 import { lintLeaderMigrationConfiguration, type LintOptions } from './lint.js';
-import type { LeaderMigrationApiVersion, LeaderMigrationConfiguration, ManagerComponent } from '../../election/model/index.js';
+import type {
+  LeaderMigrationApiVersion,
+  LeaderMigrationConfiguration,
+  ManagerComponent,
+} from '../../election/model/index.js';
 import { validateLeaderMigrationConfiguration } from '../../election/model/index.js';
 
 export interface LeaderMigrationReport {

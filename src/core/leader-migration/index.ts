@@ -48,5 +48,3 @@ export {
 } from './render.js';
 export { lintLeaderMigrationConfiguration, type LintOptions } from './lint.js';
 export { checkLeaderMigrationConfiguration, type LeaderMigrationReport, type CheckOptions } from './check.js';
-// CCM release knowledge lives in src/core/ccm; re-exported here so code written against the old home compiles.
-export { ccmImageTagFor, ccmTagMinor, CCM_IMAGE_REPOSITORY, CHART_DEFAULT_CCM_TAG } from '../ccm/index.js';

@@ -6,7 +6,11 @@ import {
   usesCanonicalNames,
 } from '../../election/model/index.js';
 import type { ConfigIssue } from './decode.js';
-import { ANY_COMPONENT, MANAGER_COMPONENTS, type LeaderMigrationConfiguration } from '../../election/model/index.js';
+import {
+  ANY_COMPONENT,
+  MANAGER_COMPONENTS,
+  type LeaderMigrationConfiguration,
+} from '../../election/model/index.js';
 
 export interface LintOptions {
   /** The Kubernetes version of the managers that will read the file. */

@@ -1,6 +1,10 @@
 import { Document } from 'yaml';
 import type { KubernetesVersion } from '../kubernetes-version/index.js';
-import { controllerNameInEra, migratableControllers, usesCanonicalNames } from '../../election/model/index.js';
+import {
+  controllerNameInEra,
+  migratableControllers,
+  usesCanonicalNames,
+} from '../../election/model/index.js';
 import {
   ANY_COMPONENT,
   LEADER_MIGRATION_GROUP,

@@ -149,7 +149,11 @@ describe('the journal timeline as observations', () => {
     expect(obs[0]!.leaseDurationSeconds).toBe(Infinity);
   });
   it('lists every main-lease holder with when it was first seen and whether it held the migration lease', () => {
-    const obs = observationsFromRecords([took(MIG, 'cp1_a', 5), took(KCM, 'cp1_a', 7), took(CCM, 'cp2_c', 9)]);
+    const obs = observationsFromRecords([
+      took(MIG, 'cp1_a', 5),
+      took(KCM, 'cp1_a', 7),
+      took(CCM, 'cp2_c', 9),
+    ]);
     expect(holdersOf(obs, MIG)).toEqual([
       { identity: 'cp1_a', component: KCM, firstSeen: T0 + 5_000, heldMigrationLease: true },
       { identity: 'cp2_c', component: CCM, firstSeen: T0 + 9_000, heldMigrationLease: false },

@@ -111,17 +111,14 @@ describe('no-ownership-overlap with live profiles', () => {
       NOW,
     );
     const external = managerPod(KCM, 'cp1', ['--cloud-provider=external'], { version: '1.27.3' });
-    expect(
-      verdict(timeline, evidence([external], [migratingCcm()])).type,
-    ).toBe('pass');
+    expect(verdict(timeline, evidence([external], [migratingCcm()])).type).toBe('pass');
     // The same KCM still in-tree would run them too; --controllers turning them all off would not.
-    expect(
-      verdict(timeline, evidence([inTreeKcm()], [migratingCcm()])),
-    ).toMatchObject({ type: 'fail', reason: expect.stringMatching(/, service ran in cp1_k2/) });
+    expect(verdict(timeline, evidence([inTreeKcm()], [migratingCcm()]))).toMatchObject({
+      type: 'fail',
+      reason: expect.stringMatching(/, service ran in cp1_k2/),
+    });
     const off = inTreeKcm('cp1', ['--controllers=*,-route,-service-lb-controller,-cloud-node-lifecycle']);
-    expect(
-      verdict(timeline, evidence([off], [migratingCcm()])).type,
-    ).toBe('pass');
+    expect(verdict(timeline, evidence([off], [migratingCcm()])).type).toBe('pass');
   });
 
   it('judges a holder no pod accounts for as running every controller it has under its own lease', () => {

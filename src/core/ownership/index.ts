@@ -40,12 +40,7 @@ export {
   leaseRecordSchema,
   type LeaseRecord,
 } from './lease-record.js';
-export type {
-  GateOutcome,
-  MigrationHistory,
-  RollbackHistory,
-  StepHistory,
-} from './migration-history.js';
+export type { GateOutcome, MigrationHistory, RollbackHistory, StepHistory } from './migration-history.js';
 export {
   configPhases,
   migrationLeaseOf,

@@ -10,11 +10,7 @@
  */
 import type { ProfileBasis } from './holder-profiles.js';
 import type { LeaseRecord } from './lease-record.js';
-import {
-  inferProfiledOverlaps,
-  type InferredOverlap,
-  type OwnershipEvidence,
-} from './profiled-inference.js';
+import { inferProfiledOverlaps, type InferredOverlap, type OwnershipEvidence } from './profiled-inference.js';
 
 export interface OwnershipOverlap {
   /** The lease (namespace/name) the lease check found it on, or the main leases of the processes inferred. */
@@ -86,7 +82,8 @@ export function findOwnershipOverlaps(
   inference: OwnershipInference = ownershipInference,
   evidence?: OwnershipEvidence,
 ): OwnershipFindings {
-  if (!evidence || inference !== ownershipInference) return { overlaps: inference(timeline, evidence), bases: {} };
+  if (!evidence || inference !== ownershipInference)
+    return { overlaps: inference(timeline, evidence), bases: {} };
   // The default inference, run once here to also tell how the holders were judged.
   const profiled = inferProfiledOverlaps(timeline, evidence);
   return {

@@ -1,5 +1,9 @@
 import { atLeast, type KubernetesVersion } from './kubernetes-version.js';
-import { ANY_COMPONENT, MIGRATION_LEASE_NAME, type LeaderMigrationConfiguration } from './leader-migration-config.js';
+import {
+  ANY_COMPONENT,
+  MIGRATION_LEASE_NAME,
+  type LeaderMigrationConfiguration,
+} from './leader-migration-config.js';
 
 /**
  * DefaultLeaderMigrationConfiguration (1.22+): used when --enable-leader-migration is set without

@@ -4,7 +4,15 @@ import type { Distro, Gate } from '../../core/plan/plan-types.js';
 import { plan } from '../testing/plan-fixtures.js';
 import { evaluateGate, readGateSnapshot, type GateContext } from './evaluate-gate.js';
 import type { ComponentPodFacts, GateReader, ManagerComponent } from './gate-facts.js';
-import { CCM, KCM, MIG, T0, managerPod, timelineOf, took } from '../../core/ownership/ownership-test-support.js';
+import {
+  CCM,
+  KCM,
+  MIG,
+  T0,
+  managerPod,
+  timelineOf,
+  took,
+} from '../../core/ownership/ownership-test-support.js';
 
 const gate: Gate = { type: 'no-ownership-overlap' };
 
@@ -63,7 +71,9 @@ describe('no-ownership-overlap reads the managers\u2019 pods and judges with the
     // No step has started: the KCM is judged as before the migration (in-tree), which overlaps the CCM.
     expect(evaluateGate(gate, snapshot, ctx('rke'), T0 + 60_000)).toMatchObject({
       type: 'fail',
-      reason: expect.stringMatching(/^overlapping ownership: cloud-node-lifecycle, route, service ran in cp1_k/),
+      reason: expect.stringMatching(
+        /^overlapping ownership: cloud-node-lifecycle, route, service ran in cp1_k/,
+      ),
       fix: expect.stringMatching(
         /^give every manager that runs cloud-node-lifecycle, route, service --enable-leader-migration/,
       ),

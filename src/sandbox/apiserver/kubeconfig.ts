@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { stringify } from 'yaml';
-import { InputError } from '../../errors/index.js';
+import { InputError } from '../../index.js';
 import type { Identity } from './auth/identity.js';
 
 export interface KubeconfigEntry {

@@ -1,6 +1,5 @@
 import type http from 'node:http';
-import { RealClock, systemRandom, type Clock, type Random } from '../../clock/index.js';
-import { InputError } from '../../errors/index.js';
+import { RealClock, systemRandom, type Clock, type Random, InputError } from '../../index.js';
 import { Authorizer } from './auth/authorizer.js';
 import type { AwsCredentials, AwsPrincipal } from './auth/principal.js';
 import { SANDBOX_ADMIN_CREDENTIALS } from './auth/credential-store.js';

@@ -1,7 +1,7 @@
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing';
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
-import type { Clock } from '../../clock/index.js';
+import type { Clock } from '../../index.js';
 
 export interface AwsStaticCredentials {
   readonly accessKeyId: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../clock/index.js';
+import { VirtualClock } from '../../index.js';
 import { Backoff, ControllerStopped, guard, runPeriodically } from './controller-context.js';
 
 describe('runPeriodically', () => {

@@ -1,6 +1,6 @@
 import type { V1Node, V1Service } from '@kubernetes/client-node';
-import type { Clock } from '../../clock/index.js';
-import type { ManagerComponent } from '../../core/leader-migration/index.js';
+import type { Clock } from '../../index.js';
+import type { ManagerComponent } from '../../core/index.js';
 import type { AwsCloud } from './aws-cloud.js';
 import type { EventRecorder } from './event-recorder.js';
 import type { KubeApi } from './kube-api.js';

@@ -1,5 +1,5 @@
 import type { CoreV1Event } from '@kubernetes/client-node';
-import type { Clock } from '../../clock/index.js';
+import type { Clock } from '../../index.js';
 import type { KubeApi } from './kube-api.js';
 
 /** The object an event is about (core/v1 ObjectReference, reduced). */

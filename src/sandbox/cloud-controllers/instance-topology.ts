@@ -1,7 +1,6 @@
 import { DescribeInstanceTopologyCommand } from '@aws-sdk/client-ec2';
-import { hasFeature } from '../../core/ccm/index.js';
-import type { KubernetesVersion } from '../../core/kubernetes-version/index.js';
-import type { Clock } from '../../clock/index.js';
+import { hasFeature, type KubernetesVersion } from '../../core/index.js';
+import type { Clock } from '../../index.js';
 import { toAwsCallError, type AwsApi } from './aws-api.js';
 
 /** cloud-provider-aws well_known_labels.go: LabelNetworkNodePrefix. */

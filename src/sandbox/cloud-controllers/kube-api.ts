@@ -7,9 +7,8 @@ import {
   type V1Node,
   type V1Service,
 } from '@kubernetes/client-node';
-import type { Clock } from '../../clock/index.js';
-import { listAll } from '../../adapters/kube/index.js';
-import { makeKeepAliveApiClient } from '../../election/kube-http/index.js';
+import type { Clock } from '../../index.js';
+import { listAll, makeKeepAliveApiClient } from '../../election/index.js';
 
 /** Where a simulated manager's controllers reach the API server, and as whom. */
 export interface KubeEndpoint {

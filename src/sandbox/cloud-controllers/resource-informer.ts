@@ -1,5 +1,5 @@
 import { Watch, type KubeConfig } from '@kubernetes/client-node';
-import type { Clock } from '../../clock/index.js';
+import type { Clock } from '../../index.js';
 
 interface Meta {
   metadata?: { name?: string; namespace?: string; resourceVersion?: string };

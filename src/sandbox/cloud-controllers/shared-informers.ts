@@ -1,6 +1,6 @@
 import type { KubeConfig, V1Node, V1Service } from '@kubernetes/client-node';
-import { listAll } from '../../adapters/kube/index.js';
-import type { Clock } from '../../clock/index.js';
+import { listAll } from '../../election/index.js';
+import type { Clock } from '../../index.js';
 import type { SharedInformers } from './controller-context.js';
 import type { KubeApi } from './kube-api.js';
 import { ResourceInformer } from './resource-informer.js';

@@ -5,24 +5,34 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RealClock, VirtualClock, type Clock } from '../../clock/index.js';
-import type { ExitCode } from '../../errors/index.js';
-import { analyzeLedger } from '../../core/ownership/index.js';
-import type { PreflightReport } from '../../core/checks/index.js';
-import { JournalMirror } from '../../adapters/files/journal-mirror.js';
-import type { RunHost } from '../../toolkit/session/run-settings.js';
-import type { EngineEvent } from '../../engine/events.js';
-import type { InstanceReader } from '../../toolkit/verify.js';
-import { preflight } from '../../toolkit/preflight.js';
-import { migrate, type MigrateOptions, type MigrateResult } from '../../toolkit/migrate.js';
-import { verify, type VerifyReport } from '../../toolkit/verify.js';
-import { buildReportModel, renderReportHtml, renderReportMarkdown } from '../../report/index.js';
+import {
+  RealClock,
+  VirtualClock,
+  type Clock,
+  type ExitCode,
+  type PreflightReport,
+  JournalMirror,
+  type RunHost,
+  type EngineEvent,
+  type InstanceReader,
+  preflight,
+  migrate,
+  type MigrateOptions,
+  type MigrateResult,
+  verify,
+  type VerifyReport,
+  buildReportModel,
+  renderReportHtml,
+  renderReportMarkdown,
+  type MigrationPlan,
+  type StepId,
+} from '../../index.js';
+import { analyzeLedger } from '../../core/index.js';
 import { awsEnvironment } from '../aws/index.js';
 import { loadScenario } from '../scenarios/index.js';
 import { startTwin, type LedgerReport, type Twin } from '../twin/index.js';
 import { actAsPerson } from './twin-person.js';
 import { twinTarget } from './twin-target.js';
-import type { MigrationPlan, StepId } from '../../core/plan/plan-types.js';
 
 export interface DemoOptions {
   readonly scenario: string;

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CommandRunner } from '../../adapters/process/run-command.js';
+import type { CommandRunner } from '../../index.js';
 import { TWIN_NODE_BINARY, twinNodeRunner } from './twin-node-runner.js';
 
 const dirs: string[] = [];

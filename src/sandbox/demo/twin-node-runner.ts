@@ -4,10 +4,9 @@
  * kubelet watches, the way `ssh {node} sudo tee {path}` acts on a real machine. Every other command goes to
  * the next runner.
  */
-import { mkdirSync, rmSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
-import { writeFileAtomic } from '../../adapters/files/atomic-write.js';
-import type { CommandResult, CommandRunner, CommandSpec } from '../../adapters/process/run-command.js';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import type { CommandResult, CommandRunner, CommandSpec } from '../../index.js';
 
 /** The `--node-command` program the demo passes; it names no real program. */
 export const TWIN_NODE_BINARY = 'uproot-twin-node';
@@ -33,10 +32,20 @@ export function twinNodeRunner(nodesDir: string, next: CommandRunner): CommandRu
         };
       }
       if (verb === 'write') {
-        mkdirSync(dirname(target), { recursive: true });
-        writeFileAtomic(target, spec.stdin ?? '');
+        writeWhole(target, spec.stdin ?? '');
       } else rmSync(target, { force: true });
       return { type: 'exited', exitCode: 0, stdout: '', stderr: '', durationMs: 0 };
     },
   };
+}
+
+/**
+ * Writes the file whole, through a temporary file renamed over it, so the twin's kubelet never reads half a
+ * manifest. (No fsync: the twin's machines are rebuilt from their scenario, not recovered after a crash.)
+ */
+function writeWhole(target: string, content: string): void {
+  mkdirSync(dirname(target), { recursive: true });
+  const temporary = join(dirname(target), `.${basename(target)}.twin-tmp`);
+  writeFileSync(temporary, content);
+  renameSync(temporary, target);
 }

@@ -7,8 +7,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import type { MigrationPlan } from '../../core/plan/plan-types.js';
-import { InternalError } from '../../errors/index.js';
+import { type MigrationPlan, InternalError } from '../../index.js';
 import { ManifestApplier } from '../twin/helm/manifest-applier.js';
 import { CCM_CHART_NAME, renderCcmChart, type Twin } from '../twin/index.js';
 

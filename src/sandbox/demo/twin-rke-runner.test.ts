@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../clock/index.js';
-import type { CommandRunner, CommandSpec } from '../../adapters/process/run-command.js';
+import { VirtualClock, type CommandRunner, type CommandSpec } from '../../index.js';
 import { TWIN_RKE_BINARY, twinRkeRunner } from './twin-rke-runner.js';
 
 const dirs: string[] = [];

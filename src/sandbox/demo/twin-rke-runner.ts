@@ -5,8 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { CommandResult, CommandRunner, CommandSpec } from '../../adapters/process/run-command.js';
-import type { Clock } from '../../clock/index.js';
+import type { CommandResult, CommandRunner, CommandSpec, Clock } from '../../index.js';
 import type { RkeUpResult } from '../twin/index.js';
 
 /** The `--rke-binary` name the demo passes; it names no real program. */

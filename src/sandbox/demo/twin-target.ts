@@ -6,10 +6,13 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Clock } from '../../clock/index.js';
-import { InternalError } from '../../errors/index.js';
-import { ProcessRunner, type CommandRunner } from '../../adapters/process/run-command.js';
-import type { TargetFlags } from '../../toolkit/session/run-settings.js';
+import {
+  type Clock,
+  InternalError,
+  ProcessRunner,
+  type CommandRunner,
+  type TargetFlags,
+} from '../../index.js';
 import type { Twin } from '../twin/index.js';
 import { RANCHER_NAMESPACE } from '../twin/rke2/provisioning-cluster.js';
 import { TWIN_NODE_COMMAND, TWIN_NODE_DELETE_COMMAND, twinNodeRunner } from './twin-node-runner.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseKubernetesVersion } from '../../core/kubernetes-version/index.js';
+import { parseKubernetesVersion } from '../../core/index.js';
 import { controllerDescriptors, idleUntil } from './controller-descriptors.js';
 
 const settings = (allocate: boolean, routes: boolean) => ({

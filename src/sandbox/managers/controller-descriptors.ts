@@ -1,10 +1,10 @@
-import type { KubernetesVersion } from '../../core/kubernetes-version/index.js';
 import {
+  type KubernetesVersion,
   controllerName,
   serviceAccountTokenController,
   type LogicalController,
   type ManagerComponent,
-} from '../../core/leader-migration/index.js';
+} from '../../core/index.js';
 import type { ControllerDescriptor } from '../../election/index.js';
 import { runCloudNodeController } from '../cloud-controllers/cloud-node.js';
 import { runCloudNodeLifecycleController } from '../cloud-controllers/cloud-node-lifecycle.js';

@@ -1,5 +1,5 @@
 import { MetadataService } from '@aws-sdk/ec2-metadata-service';
-import type { Clock } from '../../clock/index.js';
+import type { Clock } from '../../index.js';
 import type { AwsStaticCredentials } from '../cloud-controllers/aws-api.js';
 import { ComponentError } from '../component-error.js';
 

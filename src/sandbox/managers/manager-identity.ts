@@ -1,4 +1,4 @@
-import type { Random } from '../../clock/index.js';
+import type { Random } from '../../index.js';
 
 /** A version-4 UUID drawn from `random`, so a seeded run names its processes the same way every time. */
 export function uuidFrom(random: Random): string {

@@ -1,4 +1,4 @@
-import { atLeast, unknownProviderForKcm } from '../../core/kubernetes-version/index.js';
+import { atLeast, unknownProviderForKcm } from '../../core/index.js';
 import { parseGoBool, type ManagerFlags } from '../../election/index.js';
 import type { CloudControllerSettings } from '../cloud-controllers/controller-context.js';
 import { parseCidr } from '../cloud-controllers/pod-cidr.js';

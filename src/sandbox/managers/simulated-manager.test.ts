@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { VirtualClock, seededRandom } from '../../clock/index.js';
-import { createLedger } from '../../core/ownership/index.js';
+import { VirtualClock, seededRandom } from '../../index.js';
+import { createLedger } from '../../core/index.js';
 import { startSimulatedManager } from './simulated-manager.js';
 
 /** Start-up failures happen before any connection, so nothing listens on these endpoints. */

@@ -1,14 +1,16 @@
-import type { Clock, Random } from '../../clock/index.js';
-import { UprootError } from '../../errors/index.js';
-import { parseKubernetesVersion, type KubernetesVersion } from '../../core/kubernetes-version/index.js';
+import { type Clock, type Random, UprootError } from '../../index.js';
 import {
+  parseKubernetesVersion,
+  type KubernetesVersion,
   controllerName,
   decodeLeaderMigrationConfiguration,
   type LeaderMigrationConfiguration,
   type LogicalController,
   type ManagerComponent,
-} from '../../core/leader-migration/index.js';
-import { logicalControllerName, NOT_CONFIGURED, type LedgerEntry } from '../../core/ownership/index.js';
+  logicalControllerName,
+  NOT_CONFIGURED,
+  type LedgerEntry,
+} from '../../core/index.js';
 import {
   KubeLeaseLock,
   managerOptionsFromFlags,

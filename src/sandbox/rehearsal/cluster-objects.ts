@@ -1,8 +1,7 @@
-import { CONTROL_PLANE_ACTIONS } from '../../core/iam/index.js';
+import { CONTROL_PLANE_ACTIONS, MIGRATION_LEASE_NAME } from '../../core/index.js';
 import type { KubeObject } from '../apiserver/index.js';
 import { LB_CLEANUP_FINALIZER } from '../cloud-controllers/load-balancer-spec.js';
 import { formatProviderId, regionOfZone } from '../cloud-controllers/provider-id.js';
-import { MIGRATION_LEASE_NAME } from '../../core/leader-migration/index.js';
 
 /** Kubernetes objects of a cluster that ran the in-tree AWS provider, as plain data (pure). */
 

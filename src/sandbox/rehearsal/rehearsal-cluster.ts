@@ -1,5 +1,5 @@
-import type { Clock, Random } from '../../clock/index.js';
-import type { ManagerComponent } from '../../core/leader-migration/index.js';
+import type { Clock, Random } from '../../index.js';
+import type { ManagerComponent } from '../../core/index.js';
 import {
   startKubeApiServer,
   type Identity,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeLedger, type InferredTimeline, type LedgerEntry } from '../../core/ownership/index.js';
+import { analyzeLedger, type InferredTimeline, type LedgerEntry } from '../../core/index.js';
 import { rehearsalDocument, rehearsalVerdict, renderRehearsalText } from './rehearsal-document.js';
 import type { SandboxRehearsalReport } from './rehearse-sandbox.js';
 

@@ -1,4 +1,5 @@
-import type { ControllerOwnership, OwnershipReport } from '../../core/ownership/index.js';
+import type { ControllerOwnershipReport as ControllerOwnership } from '../../core/index.js';
+import type { OwnershipReport } from '../../index.js';
 import type { SandboxRehearsalReport } from './rehearse-sandbox.js';
 
 /** What the rehearsal proves, decided from the report (pure). */

@@ -4,8 +4,18 @@
  * sandbox's simulated managers over HTTP in rehearse-sandbox.ts), an outside watcher polling the leases, and
  * a manager that exits on a lost lease restarted after a pause, as a kubelet restarts a static pod.
  */
-import type { KubernetesVersion, LeaseObservation, ManagerComponent, ManagerProfile } from '../../core/index.js';
-import { JITTER_FACTOR, type ElectionTimings, type LeaseApi, type ManagerExit } from '../../election/index.js';
+import type {
+  KubernetesVersion,
+  LeaseObservation,
+  ManagerComponent,
+  ManagerProfile,
+} from '../../core/index.js';
+import {
+  JITTER_FACTOR,
+  type ElectionTimings,
+  type LeaseApi,
+  type ManagerExit,
+} from '../../election/index.js';
 import { watchLeases, type VirtualClock } from '../../election/testing.js';
 import { rollingMigration, type RollingMigration } from './rolling-migration.js';
 
@@ -21,8 +31,10 @@ export interface RehearsalSpec {
   readonly version: KubernetesVersion;
 }
 
-export interface RehearsalRunOptions<Spec extends RehearsalSpec>
-  extends Pick<RollingMigration<Spec>, 'nodes' | 'leaderMigration' | 'versions' | 'specs' | 'timings' | 'words'> {
+export interface RehearsalRunOptions<Spec extends RehearsalSpec> extends Pick<
+  RollingMigration<Spec>,
+  'nodes' | 'leaderMigration' | 'versions' | 'specs' | 'timings' | 'words'
+> {
   readonly clock: VirtualClock;
   /** Starts a manager of `spec` on node `node`, with the profile the timeline inference judges it by. */
   start(node: number, spec: Spec): { readonly manager: RehearsedManager; readonly profile: ManagerProfile };

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UprootError } from '../../errors/index.js';
+import { UprootError } from '../../index.js';
 import { builtinScenarioNames, loadScenario, parseScenario, parseScenarioText } from './load-scenario.js';
 
 function caught(fn: () => unknown): UprootError {
@@ -102,11 +102,15 @@ describe('scenario errors', () => {
     );
     expect(error.location?.field).toBe('nodes.etcd');
     expect(error.message).toContain('only in RKE2 and RKE clusters');
-    expect(parseScenario({ name: 'x', description: 'd', distribution: 'rke', nodes: { etcd: 3 } }).nodes.etcd).toBe(3);
+    expect(
+      parseScenario({ name: 'x', description: 'd', distribution: 'rke', nodes: { etcd: 3 } }).nodes.etcd,
+    ).toBe(3);
   });
 
   it('validates in-memory scenarios', () => {
-    const error = caught(() => parseScenario({ name: 'x', description: 'd', distribution: 'rke2', nodes: { workers: -1 } }));
+    const error = caught(() =>
+      parseScenario({ name: 'x', description: 'd', distribution: 'rke2', nodes: { workers: -1 } }),
+    );
     expect(error.location?.field).toBe('nodes.workers');
   });
 });

@@ -3,7 +3,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LineCounter, isNode, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
-import { InputError, fieldPath, valueAt, type ErrorLocation } from '../../errors/index.js';
+import { InputError, fieldPath, valueAt, type ErrorLocation } from '../../index.js';
 import { scenarioSchema, type Scenario, type ScenarioInput } from './scenario-schema.js';
 
 /** The scenarios shipped with uproot: `<package>/scenarios/*.yaml` (the same path from src/ and dist/). */
@@ -29,7 +29,10 @@ export function builtinScenarioNames(dir = BUILTIN_SCENARIO_DIR): string[] {
  * Resolves `NAME|FILE` the way `uproot sandbox up --scenario` does: a path (anything with a slash or a
  * .yaml/.yml suffix) is read relative to `cwd`; otherwise a built-in scenario of that name.
  */
-export function loadScenario(ref: string, options: { cwd?: string; builtinDir?: string } = {}): LoadedScenario {
+export function loadScenario(
+  ref: string,
+  options: { cwd?: string; builtinDir?: string } = {},
+): LoadedScenario {
   const looksLikePath = ref.includes('/') || ref.includes('\\') || /\.ya?ml$/i.test(ref);
   if (looksLikePath) {
     const file = isAbsolute(ref) ? ref : resolve(options.cwd ?? process.cwd(), ref);

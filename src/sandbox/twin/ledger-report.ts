@@ -1,4 +1,4 @@
-import { analyzeLedger, ownershipReportToJson, type Ledger } from '../../core/ownership/index.js';
+import { analyzeLedger, ownershipReportToJson, type Ledger } from '../../core/index.js';
 
 /** Per logical controller, from the twin's ownership ledger: the figures `uproot sandbox rehearse` reports. */
 export interface LedgerReport {

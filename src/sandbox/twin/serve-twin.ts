@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { RealClock } from '../../clock/index.js';
+import { RealClock } from '../../index.js';
 import type { LoadedScenario } from '../scenarios/index.js';
 import { startControlServer } from './control/control-server.js';
 import { SANDBOX_STATE_FILE, writeSandboxState, type SandboxState } from './control/sandbox-state.js';

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { seededRandom, type Clock, type Random } from '../../clock/index.js';
-import { createLedger, type Ledger } from '../../core/ownership/index.js';
+import { seededRandom, type Clock, type Random } from '../../index.js';
+import { createLedger, type Ledger } from '../../core/index.js';
 import type { AwsEmulator } from '../aws/index.js';
 import { startKubeApiServer, type KubeApiServer } from '../apiserver/index.js';
 import { parseScenario, type Scenario, type ScenarioInput } from '../scenarios/index.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { seededRandom, VirtualClock } from '../../../clock/index.js';
+import { seededRandom, VirtualClock } from '../../../index.js';
 import type { KubeObject } from '../kube-object.js';
 import { builtinKinds } from '../registry/builtin-kinds.js';
 import { ResourceRegistry } from '../registry/resource-registry.js';

@@ -6,7 +6,7 @@ import {
   verify,
   type KeyObject,
 } from 'node:crypto';
-import type { Clock, Random } from '../../../clock/index.js';
+import type { Clock, Random } from '../../../index.js';
 import { isJsonObject, type KubeObject } from '../kube-object.js';
 import { randomUid } from '../store/object-meta.js';
 import type { UserInfo } from './identity.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../../../clock/index.js';
+import { seededRandom } from '../../../index.js';
 import { faultError, FaultInjector, type FaultRequest } from './fault-injector.js';
 
 const request: FaultRequest = {

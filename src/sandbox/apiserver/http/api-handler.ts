@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Clock } from '../../../clock/index.js';
+import type { Clock } from '../../../index.js';
 import { ANONYMOUS, type TokenAuthenticator, type UserInfo } from '../auth/identity.js';
 import { forbiddenMessage, type RbacAuthorizer } from '../auth/rbac-authorizer.js';
 import type { RequestAttributes } from '../auth/rbac-rules.js';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Clock } from '../../../clock/index.js';
+import type { Clock } from '../../../index.js';
 import { admitNodeRestriction } from '../admission/node-restriction.js';
 import type { UserInfo } from '../auth/identity.js';
 import type { RbacAuthorizer } from '../auth/rbac-authorizer.js';

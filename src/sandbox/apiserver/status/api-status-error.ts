@@ -1,4 +1,4 @@
-import { UprootError } from '../../../errors/index.js';
+import { UprootError } from '../../../index.js';
 
 /** A `metav1.Status` as the real API server writes it. */
 export interface KubeStatus {

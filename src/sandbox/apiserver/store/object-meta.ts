@@ -1,4 +1,4 @@
-import type { Random } from '../../../clock/index.js';
+import type { Random } from '../../../index.js';
 import type { NameRule } from '../registry/resource-type.js';
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom, VirtualClock } from '../../../clock/index.js';
+import { seededRandom, VirtualClock } from '../../../index.js';
 import { builtinKinds } from '../registry/builtin-kinds.js';
 import { rancherCrds } from '../registry/rancher-crds.js';
 import { ResourceRegistry } from '../registry/resource-registry.js';

@@ -1,4 +1,4 @@
-import type { Clock, Random } from '../../../clock/index.js';
+import type { Clock, Random } from '../../../index.js';
 import type { JsonObject, KubeObject } from '../kube-object.js';
 import type { ResourceRef } from '../registry/resource-registry.js';
 import type { ResourceType } from '../registry/resource-type.js';

@@ -1,4 +1,4 @@
-import type { Random } from '../../../clock/index.js';
+import type { Random } from '../../../index.js';
 import { isJsonObject, kubeTimestamp, thaw, type JsonObject, type KubeObject } from '../kube-object.js';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
 import {

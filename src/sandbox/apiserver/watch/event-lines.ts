@@ -1,4 +1,4 @@
-import type { Clock } from '../../../clock/index.js';
+import type { Clock } from '../../../index.js';
 import { toJson, type KubeObject } from '../kube-object.js';
 import { apiVersionOf } from '../registry/resource-type.js';
 import type { WatchEventType } from '../store/event-log.js';

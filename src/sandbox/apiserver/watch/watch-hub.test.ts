@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { seededRandom, VirtualClock } from '../../../clock/index.js';
+import { seededRandom, VirtualClock } from '../../../index.js';
 import type { Rendering } from '../http/output.js';
 import { builtinKinds } from '../registry/builtin-kinds.js';
 import { ResourceRegistry } from '../registry/resource-registry.js';

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { Clock } from '../../../clock/index.js';
+import type { Clock } from '../../../index.js';
 import type { ResourceRegistry } from '../registry/resource-registry.js';
 import { apiVersionOf, storageIdOf } from '../registry/resource-type.js';
 import type { KubeStatus } from '../status/api-status-error.js';

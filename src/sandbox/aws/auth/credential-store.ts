@@ -1,4 +1,4 @@
-import { InternalError } from '../../../errors/index.js';
+import { InternalError } from '../../../index.js';
 import type { IdGenerator } from '../state/ids.js';
 import type { AwsCredentials, AwsPrincipal, CallerIdentity } from './principal.js';
 

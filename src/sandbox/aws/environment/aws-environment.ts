@@ -1,5 +1,5 @@
 import { chmodSync, writeFileSync } from 'node:fs';
-import { InputError } from '../../../errors/index.js';
+import { InputError } from '../../../index.js';
 import type { AwsEmulator } from '../emulator.js';
 
 export interface AwsEnvironmentOptions {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../../../clock/index.js';
+import { seededRandom } from '../../../index.js';
 import { FaultInjector } from './fault-injector.js';
 
 const call = { service: 'ec2' as const, action: 'DescribeInstances' };

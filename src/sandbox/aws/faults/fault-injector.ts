@@ -1,4 +1,4 @@
-import type { Random } from '../../../clock/index.js';
+import type { Random } from '../../../index.js';
 import { AwsApiError } from '../protocol/aws-api-error.js';
 import type { LoggedService } from '../log/request-log.js';
 

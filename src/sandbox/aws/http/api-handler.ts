@@ -1,4 +1,4 @@
-import type { Clock } from '../../../clock/index.js';
+import type { Clock } from '../../../index.js';
 import type { Authorizer } from '../auth/authorizer.js';
 import type { CallerIdentity } from '../auth/principal.js';
 import { parseCredentialScope } from '../auth/sigv4-scope.js';

@@ -1,4 +1,4 @@
-import { InputError } from '../../../errors/index.js';
+import { InputError } from '../../../index.js';
 import { AwsApiError } from '../protocol/aws-api-error.js';
 import type { AwsState } from '../state/aws-state.js';
 import type { IpPermissionSpec } from '../state/security-group-store.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UprootError } from '../../../errors/index.js';
+import { UprootError } from '../../../index.js';
 import { emptyAccountSeed, EMPTY_ACCOUNT_IDS } from './empty-account-seed.js';
 import { parseAwsSeed } from './parse-seed.js';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { InputError, fieldPath, valueAt } from '../../../errors/index.js';
+import { InputError, fieldPath, valueAt } from '../../../index.js';
 import { awsSeedSchema, type ParsedAwsSeed } from './seed-schema.js';
 
 /**

@@ -3,7 +3,7 @@ import { loadSeed } from '../seed/load-seed.js';
 import { parseAwsSeed } from '../seed/parse-seed.js';
 import { emptyAccountSeed, EMPTY_ACCOUNT_IDS } from '../seed/empty-account-seed.js';
 import { AwsApiError } from '../protocol/aws-api-error.js';
-import { UprootError } from '../../../errors/index.js';
+import { UprootError } from '../../../index.js';
 import { AwsState } from './aws-state.js';
 
 function account(now: { t: number }, seedOverrides: Record<string, unknown> = {}): AwsState {

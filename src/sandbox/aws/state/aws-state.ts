@@ -1,4 +1,4 @@
-import { InputError } from '../../../errors/index.js';
+import { InputError } from '../../../index.js';
 import { CredentialStore } from '../auth/credential-store.js';
 import type { AwsCredentials, AwsPrincipal } from '../auth/principal.js';
 import { AutoScalingStore } from './autoscaling-store.js';

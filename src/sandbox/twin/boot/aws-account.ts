@@ -1,5 +1,4 @@
-import type { Random } from '../../../clock/index.js';
-import type { Clock } from '../../../clock/index.js';
+import type { Random, Clock } from '../../../index.js';
 import { startAwsEmulator, type AwsEmulator } from '../../aws/index.js';
 import type { Scenario } from '../../scenarios/index.js';
 import { metaOf, type KubeObject } from '../kube/kube-types.js';

@@ -1,4 +1,4 @@
-import { MIGRATION_LEASE_NAME } from '../../../core/leader-migration/index.js';
+import { MIGRATION_LEASE_NAME } from '../../../core/index.js';
 import type { Scenario } from '../../scenarios/index.js';
 import { ccmChartDefaults } from '../helm/ccm-chart.js';
 import { clone, isRecord, type KubeObject } from '../kube/kube-types.js';

@@ -1,4 +1,4 @@
-import type { Random } from '../../../clock/index.js';
+import type { Random } from '../../../index.js';
 import type { Identity } from '../../apiserver/index.js';
 
 /**

@@ -13,7 +13,7 @@ import type { NodeAgent } from '../nodes/node-agent.js';
 import type { KubeletCloudProvider, NodeConfig, StaticPodConfig } from '../nodes/node-config.js';
 import type { RkeUp } from '../rke/rke-up.js';
 import { rke2NodeConfig } from '../rke2/rke2-node-config.js';
-import { InternalError } from '../../../errors/index.js';
+import { InternalError } from '../../../index.js';
 
 /**
  * Every machine's configuration at boot, from the distribution's own source of truth: the provisioning

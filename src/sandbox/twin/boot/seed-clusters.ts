@@ -1,4 +1,4 @@
-import type { Clock } from '../../../clock/index.js';
+import type { Clock } from '../../../index.js';
 import type { Scenario } from '../../scenarios/index.js';
 import type { KubeObject } from '../kube/kube-types.js';
 import { R, resourceForKind, type TwinKube } from '../kube/twin-kube.js';

@@ -1,4 +1,4 @@
-import { apiserverStartFailure, type KubernetesVersion } from '../../../core/kubernetes-version/index.js';
+import { apiserverStartFailure, type KubernetesVersion } from '../../../core/index.js';
 import type { ManagerProcess } from '../managers/manager-launcher.js';
 import { exitedAtStart, runUntilStopped } from '../managers/plain-process.js';
 

@@ -1,6 +1,4 @@
-import { atLeast, type KubernetesVersion } from '../../../core/kubernetes-version/index.js';
-import { isEcrImage } from '../../../core/checks/index.js';
-import { lastFlagValue } from '../../../core/distros/shared/flag-list.js';
+import { atLeast, type KubernetesVersion, isEcrImage, lastFlagValue } from '../../../core/index.js';
 import { imageTag } from '../layout/versions.js';
 
 /**

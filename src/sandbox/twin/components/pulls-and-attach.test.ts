@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseKubernetesVersion } from '../../../core/kubernetes-version/index.js';
+import { parseKubernetesVersion } from '../../../core/index.js';
 import { imagePullError } from './image-pull.js';
 import { ebsAttachError } from './volume-attach.js';
 

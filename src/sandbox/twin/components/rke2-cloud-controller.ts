@@ -1,5 +1,5 @@
-import type { Clock } from '../../../clock/index.js';
-import type { KubernetesVersion } from '../../../core/kubernetes-version/index.js';
+import type { Clock } from '../../../index.js';
+import type { KubernetesVersion } from '../../../core/index.js';
 import {
   LABEL_INSTANCE_TYPE,
   LABEL_INSTANCE_TYPE_BETA,

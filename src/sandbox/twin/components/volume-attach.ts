@@ -1,4 +1,4 @@
-import { atLeast, type KubernetesVersion } from '../../../core/kubernetes-version/index.js';
+import { atLeast, type KubernetesVersion } from '../../../core/index.js';
 
 export const EBS_CSI_DRIVER_NAME = 'ebs.csi.aws.com';
 

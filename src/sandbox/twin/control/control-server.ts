@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { InputError } from '../../../errors/index.js';
+import { InputError } from '../../../index.js';
 
 /**
  * The twin's control endpoint: a small loopback HTTP server that `uproot sandbox ledger|status|rke-up|down`

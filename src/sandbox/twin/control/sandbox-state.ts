@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { InputError } from '../../../errors/index.js';
+import { InputError } from '../../../index.js';
 import { writePrivateFile } from '../boot/twin-files.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Random } from '../../../clock/index.js';
+import type { Random } from '../../../index.js';
 import type { KubeObject } from '../kube/kube-types.js';
 import { kubeTime, metaOf } from '../kube/kube-types.js';
 import { R, type TwinKube } from '../kube/twin-kube.js';

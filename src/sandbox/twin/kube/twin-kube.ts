@@ -1,4 +1,4 @@
-import type { Clock } from '../../../clock/index.js';
+import type { Clock } from '../../../index.js';
 import type { ObjectStore, StoreListener } from '../../apiserver/store/object-store.js';
 import type { StoreEvent } from '../../apiserver/store/event-log.js';
 import { clone, type KubeObject } from './kube-types.js';

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { parseKubernetesVersion } from '../../../core/kubernetes-version/index.js';
+import { parseKubernetesVersion } from '../../../core/index.js';
 
 /**
  * A kubeadm machine's installed kubelet package, reduced to one file: `usr/bin/kubelet` in the machine's folder,

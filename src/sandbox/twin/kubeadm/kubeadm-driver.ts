@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Clock } from '../../../clock/index.js';
+import type { Clock } from '../../../index.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { nodeReference } from '../events/event-recorder.js';
 import type { InstanceLayout } from '../layout/cluster-layout.js';

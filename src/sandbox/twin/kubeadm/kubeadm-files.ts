@@ -1,7 +1,7 @@
 import { parseDocument, stringify } from 'yaml';
 import type { InstanceLayout } from '../layout/cluster-layout.js';
 import type { DistroVersion } from '../layout/versions.js';
-import { atLeast } from '../../../core/kubernetes-version/index.js';
+import { atLeast } from '../../../core/index.js';
 import { isRecord } from '../kube/kube-types.js';
 import type {
   HostPathVolume,

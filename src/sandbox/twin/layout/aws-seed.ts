@@ -1,9 +1,9 @@
-import type { Random } from '../../../clock/index.js';
+import type { Random } from '../../../index.js';
 import {
   CONTROL_PLANE_ACTIONS,
   CONTROL_PLANE_RECOMMENDED_ACTIONS,
   NODE_ACTIONS,
-} from '../../../core/iam/index.js';
+} from '../../../core/index.js';
 import type { Scenario } from '../../scenarios/index.js';
 import { privateDnsDomain, type ClusterLayout, type InstanceLayout } from './cluster-layout.js';
 

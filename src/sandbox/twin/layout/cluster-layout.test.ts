@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../../../clock/index.js';
+import { seededRandom } from '../../../index.js';
 import { parseAwsSeed } from '../../aws/index.js';
 import { parseScenario } from '../../scenarios/index.js';
 import { buildAwsSeed, clusterTagKey, planSeedIds } from './aws-seed.js';

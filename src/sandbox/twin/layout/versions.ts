@@ -1,4 +1,4 @@
-import { parseKubernetesVersion, type KubernetesVersion } from '../../../core/kubernetes-version/index.js';
+import { parseKubernetesVersion, type KubernetesVersion } from '../../../core/index.js';
 import type { Distribution } from '../../scenarios/index.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseKubernetesVersion } from '../../../core/kubernetes-version/index.js';
-import { VirtualClock } from '../../../clock/index.js';
+import { parseKubernetesVersion } from '../../../core/index.js';
+import { VirtualClock } from '../../../index.js';
 import { ContainerSupervisor, type ContainerSnapshot } from './container-supervisor.js';
 import type { ManagerExit, ManagerLauncher } from './manager-launcher.js';
 

@@ -1,4 +1,4 @@
-import type { Clock } from '../../../clock/index.js';
+import type { Clock } from '../../../index.js';
 import type { ManagerExit, ManagerProcess } from './manager-launcher.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { KubernetesVersion } from '../../../core/kubernetes-version/index.js';
+import type { KubernetesVersion } from '../../../core/index.js';
 import type { NodeRole } from '../layout/cluster-layout.js';
 
 /**

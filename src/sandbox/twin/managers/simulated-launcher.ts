@@ -1,5 +1,5 @@
-import type { Clock, Random } from '../../../clock/index.js';
-import type { LedgerEntry } from '../../../core/ownership/index.js';
+import type { Clock, Random } from '../../../index.js';
+import type { LedgerEntry } from '../../../core/index.js';
 import type { AwsEmulator } from '../../aws/index.js';
 import { startSimulatedManager } from '../../managers/index.js';
 import type { ManagerLauncher } from './manager-launcher.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../../clock/index.js';
+import type { Clock } from '../../../index.js';
 import type { InstanceLayout } from '../layout/cluster-layout.js';
 import { ComponentError } from '../../component-error.js';
 

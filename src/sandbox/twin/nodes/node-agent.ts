@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import type { Clock } from '../../../clock/index.js';
+import type { Clock } from '../../../index.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { nodeReference } from '../events/event-recorder.js';
 import type { InstanceLayout } from '../layout/cluster-layout.js';
@@ -23,7 +23,7 @@ import {
   parseKubernetesVersion,
   type KubernetesVersion,
   type StartFailure,
-} from '../../../core/kubernetes-version/index.js';
+} from '../../../core/index.js';
 
 function tryVersion(raw: string): KubernetesVersion | undefined {
   try {

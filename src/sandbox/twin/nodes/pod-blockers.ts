@@ -1,4 +1,4 @@
-import { parseKubernetesVersion, type KubernetesVersion } from '../../../core/kubernetes-version/index.js';
+import { parseKubernetesVersion, type KubernetesVersion } from '../../../core/index.js';
 import { imagePullError } from '../components/image-pull.js';
 import { ebsAttachError, type EbsVolume } from '../components/volume-attach.js';
 import { isRecord, type KubeObject } from '../kube/kube-types.js';

@@ -1,5 +1,5 @@
-import type { Clock } from '../../../clock/index.js';
-import { parseKubernetesVersion, type KubernetesVersion } from '../../../core/kubernetes-version/index.js';
+import type { Clock } from '../../../index.js';
+import { parseKubernetesVersion, type KubernetesVersion } from '../../../core/index.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { InstanceLayout } from '../layout/cluster-layout.js';
 import { clone, kubeTime, metaOf } from '../kube/kube-types.js';

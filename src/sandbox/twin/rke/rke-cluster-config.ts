@@ -1,15 +1,10 @@
 import { parseDocument, stringify } from 'yaml';
-import { InputError } from '../../../errors/index.js';
+import { InputError } from '../../../index.js';
 import type { Scenario } from '../../scenarios/index.js';
 import type { ClusterLayout, InstanceLayout } from '../layout/cluster-layout.js';
 import type { DistroVersion } from '../layout/versions.js';
 import { isRecord } from '../kube/kube-types.js';
-import {
-  extraArgs,
-  rkeConfigOf,
-  rkeEffectiveSettings,
-  type RkeService,
-} from '../../../core/distros/rke/index.js';
+import { extraArgs, rkeConfigOf, rkeEffectiveSettings, type RkeService } from '../../../core/index.js';
 
 /**
  * RKE's `cluster.yml` (or Rancher's `rancher_kubernetes_engine_config` form): the parts the twin acts on —

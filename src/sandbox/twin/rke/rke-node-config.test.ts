@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UprootError } from '../../../errors/index.js';
+import { UprootError } from '../../../index.js';
 import type { InstanceLayout } from '../layout/cluster-layout.js';
 import { distroVersion } from '../layout/versions.js';
 import { kubeletNodeName } from '../nodes/node-name.js';

@@ -1,6 +1,5 @@
-import type { Clock } from '../../../clock/index.js';
-import { UprootError } from '../../../errors/index.js';
-import { atLeast, parseKubernetesVersion } from '../../../core/kubernetes-version/index.js';
+import { type Clock, UprootError } from '../../../index.js';
+import { atLeast, parseKubernetesVersion } from '../../../core/index.js';
 import { isRecord } from '../kube/kube-types.js';
 import { R, type TwinKube } from '../kube/twin-kube.js';
 import { hasRole } from '../layout/cluster-layout.js';

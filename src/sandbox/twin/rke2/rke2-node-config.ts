@@ -8,7 +8,7 @@ import {
   rke2ComponentProvider,
   rke2EffectiveConfig,
   rke2RunsBuiltInCloudController,
-} from '../../../core/distros/rke2/index.js';
+} from '../../../core/index.js';
 import { rke2CloudProviderImage } from '../components/rke2-cloud-controller.js';
 
 type MachineConfig = Record<string, unknown>;

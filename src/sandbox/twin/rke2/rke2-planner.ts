@@ -1,4 +1,4 @@
-import type { Clock } from '../../../clock/index.js';
+import type { Clock } from '../../../index.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { involvedObjectOf } from '../events/event-recorder.js';
 import type { ManifestApplier } from '../helm/manifest-applier.js';

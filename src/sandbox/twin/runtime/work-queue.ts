@@ -1,4 +1,4 @@
-import type { Clock } from '../../../clock/index.js';
+import type { Clock } from '../../../index.js';
 
 /**
  * A de-duplicating queue of keys processed one at a time, off the caller's stack (store listeners run inside

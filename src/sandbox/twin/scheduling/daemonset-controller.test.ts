@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom, VirtualClock } from '../../../clock/index.js';
+import { seededRandom, VirtualClock } from '../../../index.js';
 import { EventRecorder } from '../events/event-recorder.js';
 import type { KubeObject } from '../kube/kube-types.js';
 import { R, type TwinKube } from '../kube/twin-kube.js';

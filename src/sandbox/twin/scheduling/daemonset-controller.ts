@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Clock } from '../../../clock/index.js';
+import type { Clock } from '../../../index.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { involvedObjectOf } from '../events/event-recorder.js';
 import { clone, isRecord, metaOf, type KubeObject } from '../kube/kube-types.js';

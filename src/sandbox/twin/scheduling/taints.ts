@@ -3,7 +3,7 @@
  * matching rule is Kubernetes' own (k8s.io/api core/v1 Toleration.ToleratesTaint), kept once in
  * src/core/scheduling, which preflight judges with too.
  */
-import { formatTaint, isTolerated, toleratesTaint } from '../../../core/scheduling/index.js';
+import { formatTaint, isTolerated, toleratesTaint } from '../../../core/index.js';
 
 export { formatTaint, isTolerated, toleratesTaint };
 

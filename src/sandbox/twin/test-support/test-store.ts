@@ -1,5 +1,4 @@
-import type { Clock } from '../../../clock/index.js';
-import { seededRandom } from '../../../clock/index.js';
+import { type Clock, seededRandom } from '../../../index.js';
 import { builtinKinds, ObjectStore, rancherCrds, ResourceRegistry } from '../../apiserver/index.js';
 import { TwinKube } from '../kube/twin-kube.js';
 

@@ -1,0 +1,193 @@
+/**
+ * uproot/core: what uproot knows about the migration, as pure functions over plain data and no I/O, for
+ * anyone building on that knowledge (uproot's sandbox is one: it imports uproot only through its public
+ * entries). Kubernetes versions and what each removed, Leader Migration, controller ownership over time, the
+ * aws-cloud-controller-manager (releases, defects, its chart), taints and tolerations, the cloud provider's
+ * IAM actions, and how RKE and RKE2 resolve a cluster definition into component flags.
+ *
+ * The surface is checked by an API report (etc/uproot-core.api.md); see docs/decisions/0009-one-home-per-concept.md.
+ */
+
+// Kubernetes versions, and what a version removed
+export {
+  apiserverStartFailure,
+  atLeast,
+  compareVersions,
+  kcmStartFailure,
+  kubeletStartFailure,
+  minorString,
+  nextMinor,
+  parseKubernetesVersion,
+  unknownProviderForKcm,
+  type KubernetesVersion,
+  type StartFailure,
+} from './kubernetes-version/index.js';
+
+// Leader Migration (KEP-2436): what a manager executes (election's model) and how uproot plans and checks it
+export {
+  ANY_COMPONENT,
+  LEADER_MIGRATION_GROUP,
+  LEADER_MIGRATION_KIND,
+  LEADER_MIGRATION_VERSIONS,
+  MANAGER_COMPONENTS,
+  MIGRATION_LEASE_NAME,
+  MIGRATION_PHASES,
+  checkLeaderMigrationConfiguration,
+  controllerName,
+  controllerNameInEra,
+  controllersOf,
+  decodeLeaderMigrationConfiguration,
+  defaultConfigIsSafe,
+  defaultLeaderMigrationConfiguration,
+  filterController,
+  formatValidationFailure,
+  leaderMigrationToYaml,
+  lintLeaderMigrationConfiguration,
+  logicalControllerOf,
+  migratableControllers,
+  renderLeaderMigrationConfiguration,
+  resolveControllers,
+  serviceAccountTokenController,
+  usesCanonicalNames,
+  validateLeaderMigrationConfiguration,
+  type CheckOptions,
+  type ConfigIssue,
+  type ControllerLeader,
+  type ControllerOwnership,
+  type ControllerResolution,
+  type DecodedLeaderMigration,
+  type DecodeOptions,
+  type FieldError,
+  type LeaderMigrationApiVersion,
+  type LeaderMigrationConfiguration,
+  type LeaderMigrationReport,
+  type LintOptions,
+  type LogicalController,
+  type ManagerComponent,
+  type MigrationPhase,
+  type RenderOptions,
+} from './leader-migration/index.js';
+
+// Controller ownership over time: the ledger, the lease timeline, the inference and its comparison
+export {
+  INFERRED_CONTROLLERS,
+  LEASE_NAMESPACE,
+  NOT_CONFIGURED,
+  analyzeLedger,
+  compareOwnership,
+  createLedger,
+  findOwnershipOverlaps,
+  gapsOf,
+  inferOwnership,
+  journalOwnership,
+  leaseFor,
+  leaseHolderTimeline,
+  logicalControllerName,
+  overlapsOf,
+  ownershipReport,
+  ownershipReportToJson,
+  ownershipViews,
+  totalLength,
+  type ControllerOwnership as ControllerOwnershipReport,
+  type HolderSpan,
+  type InferredTimeline,
+  type JournalOwnershipInput,
+  type LeaseObservation,
+  type LeaseRecord,
+  type Ledger,
+  type LedgerAnalysis,
+  type LedgerAnalysisOptions,
+  type LedgerEntry,
+  type ManagerProfile,
+  type MigrationHistory,
+  type OwnedSpan,
+  type OwnershipDisagreement,
+  type OwnershipEvidence,
+  type OwnershipFindings,
+  type OwnershipInference,
+  type OwnershipInterval,
+  type OwnershipOverlap,
+  type OwnershipReport,
+  type OwnershipViews,
+  type OwnershipViewsInput,
+  type TimeSpan,
+  type TimelineInput,
+} from './ownership/index.js';
+
+// The aws-cloud-controller-manager: releases, defects, features, its Helm chart, and the CCM as installed
+export {
+  CCM_CHART,
+  CCM_CHART_DEFAULT_VALUES,
+  CCM_CHART_NAME,
+  CCM_CHART_REPO,
+  CCM_CHART_VERSION,
+  CCM_DEFECTS,
+  CCM_FEATURES,
+  CCM_IMAGE_REPOSITORY,
+  CCM_RELEASES,
+  ccmChartDefaultValues,
+  ccmImageTagFor,
+  ccmRelease,
+  ccmTagRelease,
+  featureSince,
+  fromChartValues,
+  hasDefect,
+  hasFeature,
+  helmChartsInManifest,
+  imageTag,
+  knownDefects,
+  pinnedCcmRelease,
+  renderCcmValues,
+  type CcmDefect,
+  type CcmDeployment,
+  type CcmFeature,
+  type CcmRelease,
+  type CcmValuesOptions,
+} from './ccm/index.js';
+
+// Taints and tolerations
+export {
+  ROLE_TAINTS,
+  formatTaint,
+  formatToleration,
+  isTolerated,
+  toleratesTaint,
+  tolerationFor,
+  type RoleTaintDistro,
+  type Taint,
+  type Toleration,
+} from './scheduling/index.js';
+
+// The AWS cloud provider's IAM actions
+export {
+  CCM_VERSIONED_ACTIONS,
+  CONTROL_PLANE_ACTIONS,
+  CONTROL_PLANE_RECOMMENDED_ACTIONS,
+  NODE_ACTIONS,
+  NODE_EC2_ACTIONS,
+  NODE_ECR_ACTIONS,
+  ccmVersionedActions,
+  type VersionedCcmAction,
+} from './iam/index.js';
+
+// Component flags, and how RKE and RKE2 resolve a cluster definition into them
+export { flagName, flagValue, lastFlagValue } from './distros/shared/flag-list.js';
+export {
+  extraArgs,
+  rkeConfigOf,
+  rkeEffectiveSettings,
+  type RkeEffectiveSettings,
+  type RkeService,
+} from './distros/rke/index.js';
+export {
+  argList,
+  rke2ApiserverGetsCloudProvider,
+  rke2ComponentProvider,
+  rke2EffectiveConfig,
+  rke2EffectiveSettings,
+  rke2RunsBuiltInCloudController,
+  type Rke2EffectiveSettings,
+} from './distros/rke2/index.js';
+
+// Container images
+export { isEcrImage } from './checks/index.js';
