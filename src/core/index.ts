@@ -73,6 +73,7 @@ export {
   INFERRED_CONTROLLERS,
   LEASE_NAMESPACE,
   NOT_CONFIGURED,
+  leaseRecordSchema,
   analyzeLedger,
   compareOwnership,
   createLedger,
@@ -88,7 +89,9 @@ export {
   ownershipReportToJson,
   ownershipViews,
   totalLength,
-  type ControllerOwnership as ControllerOwnershipReport,
+  type ComponentPods,
+  type ControllerOwnershipReport,
+  type GateOutcome,
   type HolderSpan,
   type InferredTimeline,
   type JournalOwnershipInput,
@@ -98,6 +101,7 @@ export {
   type LedgerAnalysis,
   type LedgerAnalysisOptions,
   type LedgerEntry,
+  type ManagerPod,
   type ManagerProfile,
   type MigrationHistory,
   type OwnedSpan,
@@ -110,6 +114,9 @@ export {
   type OwnershipReport,
   type OwnershipViews,
   type OwnershipViewsInput,
+  type ProfileBasis,
+  type RollbackHistory,
+  type StepHistory,
   type TimeSpan,
   type TimelineInput,
 } from './ownership/index.js';
@@ -138,11 +145,16 @@ export {
   knownDefects,
   pinnedCcmRelease,
   renderCcmValues,
+  type AffectedMinor,
   type CcmDefect,
   type CcmDeployment,
   type CcmFeature,
   type CcmRelease,
   type CcmValuesOptions,
+  type ControlPlaneFlavor,
+  type DefectCondition,
+  type DefectFinding,
+  type FeatureSince,
 } from './ccm/index.js';
 
 // Taints and tolerations
@@ -186,8 +198,13 @@ export {
   rke2EffectiveConfig,
   rke2EffectiveSettings,
   rke2RunsBuiltInCloudController,
+  type CloudProviderSetting,
+  type Labels,
   type Rke2EffectiveSettings,
 } from './distros/rke2/index.js';
+export type { JsonRecord } from './distros/shared/json-value.js';
 
-// Container images
-export { isEcrImage } from './checks/index.js';
+// Container images; the cluster snapshot's shapes the facts above read
+export { isEcrImage, type HelmChartFacts, type PolicyRule } from './checks/index.js';
+// The plan those facts are judged against
+export type { GateType, MigrationPlan, StepId } from './plan/plan-types.js';

@@ -9,7 +9,15 @@
 // Time and chance (re-exported so users of uproot/election need no other import)
 export { RealClock, systemRandom, type Clock, type Random } from '../clock/index.js';
 
-// Errors
+// Errors (every one an UprootError, with a stable code)
+export {
+  ExitCode,
+  InputError,
+  UprootError,
+  type ErrorLocation,
+  type ErrorSource,
+  type UprootErrorOptions,
+} from '../errors/index.js';
 export {
   ElectionConfigError,
   LeaseLockError,

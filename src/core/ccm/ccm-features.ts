@@ -6,7 +6,7 @@ import type { CcmRelease } from './ccm-releases.js';
 
 export type CcmFeature = 'instance-topology' | 'nlb-security-group-mode' | 'refuses-lb-type-change';
 
-interface FeatureSince {
+export interface FeatureSince {
   /** Every release of this minor and later has it. */
   readonly fromMinor: number;
   /** Backports: the first patch of an older minor that has it. */

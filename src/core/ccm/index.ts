@@ -31,6 +31,7 @@ export {
   knownDefects,
   routeControllerDefect,
   routeControllerWorks,
+  type AffectedMinor,
   type CcmDefect,
   type DefectCondition,
   type DefectFinding,
@@ -41,6 +42,7 @@ export {
   hasFeature,
   MISSING_TOPOLOGY_PERMISSION_BLOCKS_INIT,
   type CcmFeature,
+  type FeatureSince,
 } from './ccm-features.js';
 export {
   CCM_CHART,

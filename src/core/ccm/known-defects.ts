@@ -12,7 +12,7 @@ import { CCM_RELEASES, releasesOf, type CcmRelease } from './ccm-releases.js';
 export type DefectCondition = 'always' | 'route-controller';
 
 /** How a minor is affected: from which patch, and where the fix is. */
-interface AffectedMinor {
+export interface AffectedMinor {
   readonly fromPatch: number;
   /**
    * A patch number: the first tagged release with the fix. `unreleased`: the fix is merged on the minor's

@@ -8,7 +8,7 @@ export { gapsOf, overlapsOf, totalLength, type OwnedSpan, type TimeSpan } from '
 export {
   ownershipReport,
   ownershipReportToJson,
-  type ControllerOwnership,
+  type ControllerOwnershipReport,
   type OwnershipInterval,
   type OwnershipReport,
 } from './ownership-report.js';

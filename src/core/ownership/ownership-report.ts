@@ -12,7 +12,7 @@ export interface OwnershipInterval {
   readonly open: boolean;
 }
 
-export interface ControllerOwnership {
+export interface ControllerOwnershipReport {
   readonly intervals: readonly OwnershipInterval[];
   readonly overlaps: readonly {
     readonly from: number;
@@ -32,7 +32,7 @@ export interface ControllerOwnership {
 /** Per logical controller: who owned it when, where two owned it at once, and where nobody did. */
 export interface OwnershipReport {
   readonly window: TimeSpan;
-  readonly controllers: Readonly<Record<string, ControllerOwnership>>;
+  readonly controllers: Readonly<Record<string, ControllerOwnershipReport>>;
 }
 
 /** Builds the report from ownership intervals grouped by logical controller, clipped to `window`. */
@@ -41,7 +41,7 @@ export function ownershipReport(
   window: TimeSpan,
   notConfigured: ReadonlySet<string> = new Set(),
 ): OwnershipReport {
-  const controllers: Record<string, ControllerOwnership> = {};
+  const controllers: Record<string, ControllerOwnershipReport> = {};
   for (const [name, raw] of [...intervalsByController].sort(([a], [b]) => a.localeCompare(b))) {
     const intervals = raw
       .map((i) => ({ ...i, from: Math.max(i.from, window.from), to: Math.min(i.to, window.to) }))

@@ -1,4 +1,4 @@
-import type { ControllerOwnershipReport as ControllerOwnership } from '../../core/index.js';
+import type { ControllerOwnershipReport } from '../../core/index.js';
 import type { OwnershipReport } from '../../index.js';
 import type { SandboxRehearsalReport } from './rehearse-sandbox.js';
 
@@ -33,7 +33,7 @@ export function rehearsalVerdict(report: SandboxRehearsalReport): RehearsalVerdi
 const iso = (ms: number): string => new Date(ms).toISOString();
 const round = (s: number): number => Math.round(s * 1000) / 1000;
 
-function controllerJson(c: ControllerOwnership | undefined): object {
+function controllerJson(c: ControllerOwnershipReport | undefined): object {
   return {
     overlapSeconds: round(c?.overlapSeconds ?? 0),
     maxGapSeconds: round(c?.maxGapSeconds ?? 0),

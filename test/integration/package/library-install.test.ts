@@ -1,7 +1,7 @@
 /**
  * The published package as a user gets it: `npm pack` the built tree, install the tarball into a new project
  * (from the npm cache `npm ci` filled where it can), and use it by its public entry points only — `import { plan }
- * from 'uproot'` on a shipped example, `uproot/election`, and TypeScript's view of the same through the
+ * from 'uproot'` on a shipped example, `uproot/core`, `uproot/election`, and TypeScript's view of the same through the
  * `exports` types. Needs dist/ built (`npm test` builds first).
  */
 import { execFileSync } from 'node:child_process';
@@ -111,11 +111,33 @@ describe('the packed uproot package', () => {
     expect(deep).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
   });
 
+  it('offers the pure domain knowledge as uproot/core, the same functions the library judges with', () => {
+    const printed = node(
+      `import { parseKubernetesVersion, defaultLeaderMigrationConfiguration, pinnedCcmRelease, analyzeLedger } from 'uproot/core';
+       const v = parseKubernetesVersion('v1.27.3+rke2r1');
+       const ledger = analyzeLedger(
+         [{ controller: 'service', component: 'kube-controller-manager', identity: 'a', time: 0, action: 'started' }],
+         { window: { from: 0, to: 1000 } },
+       );
+       process.stdout.write(JSON.stringify({
+         config: defaultLeaderMigrationConfiguration(v),
+         ccm: pinnedCcmRelease(v).raw,
+         gaps: ledger.controllers.service.gaps,
+       }));`,
+    );
+    const core = JSON.parse(printed) as { config: { leaderName: string }; ccm: string; gaps: unknown[] };
+    expect(core.config.leaderName).toBe('cloud-provider-extraction-migration');
+    expect(core.ccm).toMatch(/^v1\.27\./);
+    expect(core.gaps).toEqual([]);
+  });
+
   it('type-checks a TypeScript user of the package through its exports', () => {
     writeFileSync(
       join(project, 'use.ts'),
       `import { plan, type MigrationPlan, type PlanOptions, UprootError } from 'uproot';
 import { LeaderElector, type LeaseLock } from 'uproot/election';
+import { parseKubernetesVersion, type KubernetesVersion } from 'uproot/core';
+export const version: KubernetesVersion = parseKubernetesVersion('1.27');
 const options: PlanOptions = { example: 'rke2' };
 export async function steps(): Promise<number> {
   const { plan: p }: { plan: MigrationPlan } = await plan(options);
