@@ -19,6 +19,7 @@ import {
   type ManagerFlags,
 } from '../../election/index.js';
 import { AwsApi, type AwsEndpoint } from '../cloud-controllers/aws-api.js';
+import type { Ec2MetadataClient } from '../cloud-controllers/ec2-metadata.js';
 import { AwsCloud } from '../cloud-controllers/aws-cloud.js';
 import type { CloudControllerSettings, ControllerContext } from '../cloud-controllers/controller-context.js';
 import { EventRecorder } from '../cloud-controllers/event-recorder.js';
@@ -30,7 +31,9 @@ import {
   controllerDescriptors,
 } from './controller-descriptors.js';
 import { managerIdentity } from './manager-identity.js';
-import { cloudControllerSettings, cloudProviderError } from './manager-settings.js';
+import { cloudControllerSettings, cloudProviderError, runsCloudControllers } from './manager-settings.js';
+import { initAwsCloud } from './aws-cloud-init.js';
+import { imdsCredentials } from './imds-credentials.js';
 
 export interface SimulatedManagerOptions {
   readonly component: ManagerComponent;
@@ -47,6 +50,13 @@ export interface SimulatedManagerOptions {
   readonly kube: KubeEndpoint & { readonly tokenFor?: (serviceAccount: string) => string | undefined };
   /** The node's instance-role credentials (from IMDS), so the node role's IAM gaps bite as on AWS. */
   readonly aws: AwsEndpoint;
+  /**
+   * The node's instance metadata service as this process reaches it (a new aws-sdk-go metadata client per
+   * call, each with its own token state). When given, the manager's role credentials come from it (the SDK's
+   * EC2RoleProvider) instead of `aws.credentials`, and the CCM reads its region and instance id from it at
+   * start-up, failing as the real one does when it cannot (src/sandbox/managers/aws-cloud-init.ts).
+   */
+  readonly instanceMetadata?: () => Ec2MetadataClient;
   readonly clock: Clock;
   readonly random: Random;
   /** Where controllers record started/stopped and every action. */
@@ -164,9 +174,30 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
         return fail(`failed to parse leader migration configuration: ${messageOf(error)}`);
       }
     }
+    let aws = options.aws;
+    if (options.instanceMetadata && runsCloudControllers(flags)) {
+      const newClient = options.instanceMetadata;
+      const credentialsClient = newClient();
+      aws = {
+        ...aws,
+        credentials: imdsCredentials(
+          () => credentialsClient,
+          () => clock.now(),
+        ),
+      };
+      if (component === 'cloud-controller-manager') {
+        const init = await initAwsCloud(newClient, log);
+        if (!init.ok) {
+          log(init.reason);
+          // klog.Fatalf exits 255.
+          return { code: 255, reason: init.reason };
+        }
+        aws = { ...aws, region: init.region, instanceId: init.instanceId };
+      }
+    }
     if (stopRequested) return { code: 0, reason: 'terminated' };
     try {
-      return startRuntime(flags, version, settings.settings, migrationConfig);
+      return startRuntime(flags, version, settings.settings, migrationConfig, aws);
     } catch (error) {
       // An invalid configuration or timings: the process does not start.
       return fail(messageOf(error));
@@ -178,14 +209,15 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
     version: KubernetesVersion,
     settings: CloudControllerSettings,
     migrationConfig: LeaderMigrationConfiguration | undefined,
+    aws: AwsEndpoint,
   ): ControllerManager {
     const kubeConfig = kubeConfigFor(options.kube);
     const kube = new KubeApi(options.kube, clock);
-    const awsApi = new AwsApi(options.aws, clock);
+    const awsApi = new AwsApi(aws, clock);
     cleanups.push(() => awsApi.destroy());
     const cloud = new AwsCloud(awsApi, {
       selfNodeName: options.nodeName,
-      ...(options.aws.instanceId ? { selfInstanceId: options.aws.instanceId } : {}),
+      ...(aws.instanceId ? { selfInstanceId: aws.instanceId } : {}),
       ...(options.clusterId ? { clusterId: options.clusterId } : {}),
     });
     const informers = createSharedInformers({ kube, kubeConfig, clock, onError: log });

@@ -59,6 +59,19 @@ const aws = z
     clusterTagValue: z.enum(['owned', 'shared']).default('owned'),
     /** Check every AWS call against the caller's IAM policies (instance roles from IMDS). */
     enforceIam: z.boolean().default(true),
+    /**
+     * Every instance's metadata options (EC2 MetadataOptions). `httpTokens: required` refuses IMDSv1;
+     * `httpPutResponseHopLimit: 1` keeps the token's answer from reaching pods on the pod network
+     * (hostNetwork: false), so only host-network processes get tokens. The default is what an AMI with
+     * ImdsSupport v2.0 (Amazon Linux 2023) gets: required, 2.
+     */
+    instanceMetadata: z
+      .object({
+        httpTokens: z.enum(['optional', 'required']).default('required'),
+        httpPutResponseHopLimit: z.number().int().min(1).max(64).default(2),
+      })
+      .strict()
+      .default({ httpTokens: 'required', httpPutResponseHopLimit: 2 }),
   })
   .strict();
 
@@ -172,6 +185,7 @@ export const scenarioSchema = z
       instanceType: 'm5.large',
       clusterTagValue: 'owned',
       enforceIam: true,
+      instanceMetadata: { httpTokens: 'required', httpPutResponseHopLimit: 2 },
     }),
     iam: iam.default({ controlPlaneMissingActions: [], workerMissingActions: [] }),
     rbac: rbac.default({ migrationLease: 'granted' }),

@@ -208,7 +208,11 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
     const runtime = runtimeInfoFor(scenario.distribution, version);
     const cloud = scenario.cloudProvider === 'in-tree' ? 'aws' : 'external';
     const kubeadmDirs: { agent: NodeAgent; nodeDir: string }[] = [];
-    for (const instance of layout.instances) {
+    // Each machine's own metadata endpoint, as 169.254.169.254 is on its instance.
+    const imdsEndpoints = await Promise.all(
+      layout.instances.map((instance) => aws.openInstanceImds(instance.instanceId)),
+    );
+    for (const [n, instance] of layout.instances.entries()) {
       const nodeDir =
         scenario.distribution === 'kubeadm'
           ? join(
@@ -229,7 +233,7 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
         restartDelayMs: scenario.timings.componentRestartSeconds * 1000,
         podCidr: `10.${42 + (instance.index >> 8)}.${instance.index & 255}.0/24`,
         onKubeletStart: (name) => fleet.kubeletStarted(name),
-        imdsEndpoint: aws.imdsEndpoint(instance.instanceId),
+        imdsEndpoint: imdsEndpoints[n]!,
       });
       fleet.add(agent);
       if (nodeDir) {

@@ -26,3 +26,4 @@ export { rke2ApplyStep, addArgsForRole, removeArgs } from './rke2-steps.js';
 export { rke2ApplyStepToText } from './rke2-text.js';
 export * from './effective-config.js';
 export * from './machine-selector.js';
+export * from './imds-node-name.js';

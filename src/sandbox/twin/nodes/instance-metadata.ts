@@ -1,11 +1,13 @@
+import http from 'node:http';
 import type { Clock } from '../../../clock/index.js';
 import type { InstanceLayout } from '../layout/cluster-layout.js';
 
 /**
- * What a machine learns about itself from instance metadata (IMDSv2 on the AWS emulator, at the instance's
- * path prefix `/_instance/<id>/`): its id, zone, type, address and the names the DHCP options give it.
- * RKE2's node name from `local-hostname`, RKE's `useInstanceMetadataHostname` and the in-tree kubelet's
- * providerID all come from here.
+ * What a machine learns about itself from instance metadata (IMDS on its own endpoint, as 169.254.169.254
+ * on EC2): its id, zone, type, address and the names the DHCP options give it. RKE2's node name from
+ * `local-hostname`, RKE's `useInstanceMetadataHostname` and the in-tree kubelet's providerID all come from
+ * here. `v1Refused` says whether a token-less (IMDSv1) GET of `local-hostname`, as RKE2 before v1.29.11
+ * asks (src/core/distros/rke2/imds-node-name.ts), got 401 (the instance requires tokens).
  */
 export interface InstanceMetadata {
   readonly instanceId: string;
@@ -14,30 +16,54 @@ export interface InstanceMetadata {
   readonly privateIp: string;
   readonly hostname: string;
   readonly localHostname: string;
+  readonly v1Refused: boolean;
+}
+
+interface Reply {
+  readonly status: number;
+  readonly body: string;
+}
+
+/** One request on a connection of its own (no keep-alive: thousands of machines boot at once). */
+function request(
+  endpoint: URL,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: endpoint.hostname, port: endpoint.port, method, path, headers, agent: false },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 export async function readInstanceMetadata(endpoint: string, clock: Clock): Promise<InstanceMetadata> {
-  const base = endpoint.endsWith('/') ? endpoint : `${endpoint}/`;
-  const tokenResponse = await clock.track(
-    fetch(`${base}latest/api/token`, {
-      method: 'PUT',
-      headers: { 'x-aws-ec2-metadata-token-ttl-seconds': '21600' },
-    }),
-  );
-  if (!tokenResponse.ok) throw new Error(`instance metadata token: HTTP ${tokenResponse.status}`);
-  const token = await clock.track(tokenResponse.text());
+  const url = new URL(endpoint);
+  const base = url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`;
+  const call = (method: string, path: string, headers: Record<string, string> = {}) =>
+    clock.track(request(url, method, `${base}latest/${path}`, headers));
+  const tokenReply = await call('PUT', 'api/token', { 'x-aws-ec2-metadata-token-ttl-seconds': '21600' });
+  if (tokenReply.status !== 200) throw new Error(`instance metadata token: HTTP ${tokenReply.status}`);
   const get = async (path: string): Promise<string> => {
-    const response = await clock.track(
-      fetch(`${base}latest/${path}`, { headers: { 'x-aws-ec2-metadata-token': token } }),
-    );
-    const text = await clock.track(response.text());
-    if (!response.ok) throw new Error(`instance metadata ${path}: HTTP ${response.status}`);
-    return text;
+    const reply = await call('GET', path, { 'x-aws-ec2-metadata-token': tokenReply.body });
+    if (reply.status !== 200) throw new Error(`instance metadata ${path}: HTTP ${reply.status}`);
+    return reply.body;
   };
-  const [identity, hostname, localHostname] = await Promise.all([
+  const [identity, hostname, localHostname, v1] = await Promise.all([
     get('dynamic/instance-identity/document'),
     get('meta-data/hostname'),
     get('meta-data/local-hostname'),
+    call('GET', 'meta-data/local-hostname'),
   ]);
   const doc = JSON.parse(identity) as {
     instanceId: string;
@@ -52,6 +78,7 @@ export async function readInstanceMetadata(endpoint: string, clock: Clock): Prom
     privateIp: doc.privateIp,
     hostname: hostname.trim(),
     localHostname: localHostname.trim(),
+    v1Refused: v1.status === 401,
   };
 }
 
@@ -65,5 +92,6 @@ export function withMetadata(instance: InstanceLayout, metadata: InstanceMetadat
     privateIp: metadata.privateIp,
     imdsHostname: metadata.hostname,
     imdsLocalHostname: metadata.localHostname,
+    imdsV1Refused: metadata.v1Refused,
   };
 }

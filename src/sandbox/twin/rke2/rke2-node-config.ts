@@ -1,7 +1,7 @@
 import type { InstanceLayout } from '../layout/cluster-layout.js';
 import type { DistroVersion } from '../layout/versions.js';
 import type { KubeletCloudProvider, NodeConfig, StaticPodConfig } from '../nodes/node-config.js';
-import { argList, rke2EffectiveConfig } from '../../../core/distros/rke2/index.js';
+import { argList, rke2EffectiveConfig, rke2NodeNameUsesImdsV2 } from '../../../core/distros/rke2/index.js';
 
 type MachineConfig = Record<string, unknown>;
 
@@ -13,7 +13,8 @@ function configFlag(value: unknown): boolean {
 /**
  * RKE2 (as of v1.26/1.27, before v1.29.11) turning a machine's configuration into component flags:
  * `cloud-provider-name: aws` passes `--cloud-provider=aws` to the kubelet, KCM and apiserver, and, unless
- * `node-name` is set, names the node after instance metadata's `local-hostname`; `external` passes
+ * `node-name` is set, names the node after instance metadata's `local-hostname` (before v1.29.11 read with
+ * a token-less IMDSv1 GET, falling back to `hostname -f` when that fails; rke2NodeNameUsesImdsV2); `external` passes
  * `--cloud-provider=external`. Then `kubelet-arg`, `kube-controller-manager-arg` and `kube-apiserver-arg`
  * entries override flags of the same name (so `cloud-provider=external` per role wins over the global name).
  */
@@ -81,7 +82,8 @@ export function rke2NodeConfig(input: Rke2NodeInput): NodeConfig {
   const providerName = cloudProviderName(config);
   const explicitName =
     typeof config['node-name'] === 'string' && config['node-name'] ? config['node-name'] : undefined;
-  const nodeName = explicitName ?? (providerName === 'aws' ? instance.imdsLocalHostname : instance.hostname);
+  const nodeName =
+    explicitName ?? (providerName === 'aws' ? metadataName(instance, version) : instance.hostname);
   const baseKubelet = [
     `--hostname-override=${nodeName}`,
     `--node-ip=${instance.privateIp}`,
@@ -114,6 +116,15 @@ export function rke2NodeConfig(input: Rke2NodeInput): NodeConfig {
       'cluster.x-k8s.io/machine': instance.machineName,
     },
   };
+}
+
+/**
+ * RKE2's hostnameFromMetadataEndpoint: `local-hostname`, over IMDSv2 from v1.29.11 on; before that a plain
+ * GET, whose 401 on tokens-required instances leaves `hostname -f` (pkg/rke2/rke2_linux.go, rancher/rke2#7343).
+ */
+function metadataName(instance: InstanceLayout, version: DistroVersion): string {
+  if (rke2NodeNameUsesImdsV2(version.version) || !instance.imdsV1Refused) return instance.imdsLocalHostname;
+  return instance.hostname;
 }
 
 function flagOf(flags: readonly string[], name: string): string | undefined {

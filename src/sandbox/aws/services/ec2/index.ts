@@ -2,6 +2,7 @@ import { EC2_NAMESPACE } from '../../protocol/xml.js';
 import type { ServiceDefinition } from '../service-types.js';
 import { dhcpOptionsActions } from './dhcp-options.js';
 import { instanceActions } from './instances.js';
+import { metadataOptionsActions } from './metadata-options.js';
 import { networkActions } from './network.js';
 import { routeTableActions } from './route-tables.js';
 import { securityGroupActions } from './security-groups.js';
@@ -18,6 +19,7 @@ export const ec2Service: ServiceDefinition = {
   },
   actions: {
     ...instanceActions,
+    ...metadataOptionsActions,
     ...networkActions,
     ...routeTableActions,
     ...dhcpOptionsActions,
