@@ -21,6 +21,7 @@ export const CHECK_IDS = [
   'ebs-storage',
   'ecr-credentials',
   'node-name-settings',
+  'instance-metadata',
 ] as const;
 export const checkIdSchema = z.enum(CHECK_IDS);
 export type CheckId = z.infer<typeof checkIdSchema>;
@@ -152,6 +153,7 @@ export const CHECK_TITLES: Readonly<Record<CheckId, string>> = {
   'ebs-storage': 'EBS volumes and the EBS CSI driver',
   'ecr-credentials': 'ECR image pulls without the in-tree provider',
   'node-name-settings': 'Distribution node-name settings',
+  'instance-metadata': 'Instance metadata reachable by the CCM and the distribution',
 };
 
 interface ResultParts {

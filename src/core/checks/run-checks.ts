@@ -19,6 +19,7 @@ import { checkCcmInstall } from './ccm-install.js';
 import { checkEbsStorage } from './ebs-storage.js';
 import { checkEcrCredentials } from './ecr-credentials.js';
 import { checkNodeNameSettings } from './node-name-settings.js';
+import { checkInstanceMetadata } from './instance-metadata.js';
 
 export const CHECKS: Readonly<Record<CheckId, Check>> = {
   'kubernetes-version': checkKubernetesVersion,
@@ -36,6 +37,7 @@ export const CHECKS: Readonly<Record<CheckId, Check>> = {
   'ebs-storage': checkEbsStorage,
   'ecr-credentials': checkEcrCredentials,
   'node-name-settings': checkNodeNameSettings,
+  'instance-metadata': checkInstanceMetadata,
 };
 
 /** Every check, in the documented order (CHECK_IDS). */

@@ -62,16 +62,16 @@ const aws = z
     /**
      * Every instance's metadata options (EC2 MetadataOptions). `httpTokens: required` refuses IMDSv1;
      * `httpPutResponseHopLimit: 1` keeps the token's answer from reaching pods on the pod network
-     * (hostNetwork: false), so only host-network processes get tokens. The default is what an AMI with
-     * ImdsSupport v2.0 (Amazon Linux 2023) gets: required, 2.
+     * (hostNetwork: false), so only host-network processes get tokens. The default is EC2's for an AMI
+     * without ImdsSupport v2.0 (Ubuntu, RHEL): optional, 1.
      */
     instanceMetadata: z
       .object({
-        httpTokens: z.enum(['optional', 'required']).default('required'),
-        httpPutResponseHopLimit: z.number().int().min(1).max(64).default(2),
+        httpTokens: z.enum(['optional', 'required']).default('optional'),
+        httpPutResponseHopLimit: z.number().int().min(1).max(64).default(1),
       })
       .strict()
-      .default({ httpTokens: 'required', httpPutResponseHopLimit: 2 }),
+      .default({ httpTokens: 'optional', httpPutResponseHopLimit: 1 }),
   })
   .strict();
 
@@ -185,7 +185,7 @@ export const scenarioSchema = z
       instanceType: 'm5.large',
       clusterTagValue: 'owned',
       enforceIam: true,
-      instanceMetadata: { httpTokens: 'required', httpPutResponseHopLimit: 2 },
+      instanceMetadata: { httpTokens: 'optional', httpPutResponseHopLimit: 1 },
     }),
     iam: iam.default({ controlPlaneMissingActions: [], workerMissingActions: [] }),
     rbac: rbac.default({ migrationLease: 'granted' }),

@@ -128,8 +128,8 @@ export const instanceStateNames = [
 ] as const;
 
 /**
- * EC2's instance metadata options (RunInstances MetadataOptions). Omitted fields take the defaults of an AMI
- * with ImdsSupport v2.0: tokens required, hop limit 2, endpoint enabled.
+ * EC2's instance metadata options (RunInstances MetadataOptions). Omitted fields take EC2's defaults for an
+ * AMI without ImdsSupport v2.0: tokens optional, hop limit 1, endpoint enabled.
  */
 const metadataOptions = z
   .object({

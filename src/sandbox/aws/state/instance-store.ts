@@ -32,13 +32,13 @@ export interface RunInstanceSpec {
 }
 
 /**
- * What an instance launched from an AMI with `ImdsSupport: v2.0` (Amazon Linux 2023) gets when the launch
- * names no metadata options: tokens required, hop limit 2 (EC2 API reference, InstanceMetadataOptionsRequest
- * HttpTokens default, and Image.ImdsSupport). AMIs without it get `optional` and 1; scenarios say so.
+ * What an instance gets when its launch names no metadata options and its AMI does not declare
+ * `ImdsSupport: v2.0`: tokens optional, hop limit 1, endpoint enabled (EC2 API reference,
+ * InstanceMetadataOptionsRequest defaults). Amazon Linux 2023 AMIs declare v2.0 and get required and 2.
  */
 export const DEFAULT_METADATA_OPTIONS: InstanceMetadataOptions = {
-  httpTokens: 'required',
-  httpPutResponseHopLimit: 2,
+  httpTokens: 'optional',
+  httpPutResponseHopLimit: 1,
   httpEndpoint: 'enabled',
 };
 
