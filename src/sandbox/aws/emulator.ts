@@ -207,9 +207,7 @@ export async function startAwsEmulator(options: AwsEmulatorOptions = {}): Promis
     instanceImdsEndpoints: () => endpoints.opened(),
     credentialsFor: (principal) => state.credentialsFor(principal),
     close: async () => {
-      endpointServer.closeAllConnections();
       await Promise.all([main.close(), endpoints.close()]);
-      endpointServer.closeAllConnections();
     },
   };
 }

@@ -19,7 +19,13 @@ export {
   EMPTY_ACCOUNT_IDS,
   type EmptyAccountSeedOptions,
 } from './seed/empty-account-seed.js';
-export { awsEnvironment, writeAwsEnv, type AwsEnvironmentOptions } from './environment/aws-environment.js';
+export {
+  awsEnvironment,
+  nodeEnvironment,
+  shellExports,
+  writeAwsEnv,
+  NOT_ON_A_NODE,
+} from './environment/aws-environment.js';
 export { AwsState } from './state/aws-state.js';
 export type {
   Ec2Instance,

@@ -112,8 +112,11 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
   let stopRequested = false;
   const cleanups: (() => void)[] = [];
 
+  // A kill during start-up (waiting on instance metadata, say) ends the process at once, as SIGTERM would.
+  let killDuringStartUp: (exit: ManagerExit) => void = () => undefined;
+  const killed = new Promise<ManagerExit>((resolve) => (killDuringStartUp = resolve));
   const exited = (async (): Promise<ManagerExit> => {
-    const started = await startUp();
+    const started = await Promise.race([startUp(), killed]);
     if ('code' in started) return started;
     runtime = started;
     if (stopRequested) void runtime.stop();
@@ -308,6 +311,7 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
     stop: () => {
       stopRequested = true;
       if (runtime) void runtime.stop();
+      else killDuringStartUp({ code: 0, reason: 'terminated' });
       return exited;
     },
     get flags() {

@@ -73,6 +73,13 @@ export async function exposeTwin(
     rkeUp: (config, file) => twin.applyRkeConfig(config, file),
     shutdown: options.onShutdown,
   });
+  const endpoints = await twin.aws.instanceImdsEndpoints();
+  const nodes = twin.nodes.all().flatMap((agent) => {
+    const imdsEndpoint = endpoints.get(agent.instance.instanceId);
+    return agent.nodeName && imdsEndpoint
+      ? [{ name: agent.nodeName, instanceId: agent.instance.instanceId, imdsEndpoint }]
+      : [];
+  });
   const state: SandboxState = {
     version: 1,
     pid: options.pid,
@@ -93,6 +100,8 @@ export async function exposeTwin(
     },
     control: { url: control.url, token },
     timeScale: options.timeScale,
+    region: twin.aws.region,
+    nodes,
   };
   writeSandboxState(twin.dir, state);
   return { state, close: () => control.close() };

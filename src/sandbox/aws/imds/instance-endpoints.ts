@@ -48,6 +48,8 @@ export class InstanceEndpoints {
   /** `address:port` of a listener → the instance it serves. */
   private readonly byLocal = new Map<string, string>();
   private readonly servers: net.Server[] = [];
+  /** Open connections (the HTTP server never listens itself, so it does not track them). */
+  private readonly sockets = new Set<net.Socket>();
   private nextSlot = 0;
   /** The shared port, fixed by the first listener (port 0 on the first alias), and whether aliases work. */
   private mode: Promise<{ aliases: boolean; port: number }> | undefined;
@@ -86,6 +88,7 @@ export class InstanceEndpoints {
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const socket of this.sockets) socket.destroy();
     await Promise.all(this.servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
   }
 
@@ -117,7 +120,11 @@ export class InstanceEndpoints {
 
   private async listen(instanceId: string, host: string, port: number): Promise<number> {
     if (this.closed) throw limitError('the emulator is closed', instanceId);
-    const server = net.createServer({ noDelay: true }, (socket) => this.http.emit('connection', socket));
+    const server = net.createServer({ noDelay: true }, (socket) => {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+      this.http.emit('connection', socket);
+    });
     try {
       const bound = await listenOn(server, port, host);
       this.servers.push(server);
