@@ -20,6 +20,17 @@ export default defineConfig({
           pool: 'forks',
         },
       },
+      {
+        test: {
+          name: 'conformance',
+          include: ['test/conformance/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+          // aws-sdk v2 prints its maintenance-mode notice on load; the suite uses v2 on purpose.
+          env: { AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE: '1' },
+        },
+      },
     ],
   },
 });

@@ -4,7 +4,7 @@
  */
 export { startAwsEmulator, type AwsEmulator, type AwsEmulatorOptions } from './emulator.js';
 export { parseImdsPath } from './imds/imds-path.js';
-export { hopsFrom, podNetworkAddress, ImdsNetwork } from './imds/imds-network.js';
+export { hopsFrom, podNetworkAddress, podNetworkAvailable, ImdsNetwork } from './imds/imds-network.js';
 export { imdsErrorPage } from './imds/imds-handler.js';
 export {
   awsSeedSchema,

@@ -9,6 +9,8 @@
  * any other loopback address. 127.0.0.0/8 is all loopback on Linux, so neither range needs any setup.
  */
 
+import net from 'node:net';
+
 /** The pod network's source range: 127.2.0.0/16. */
 const POD_NETWORK = /^(::ffff:)?127\.2\.\d+\.\d+$/;
 
@@ -21,6 +23,21 @@ export function hopsFrom(remoteAddress: string | undefined): number {
 export function podNetworkAddress(index: number): string {
   const n = Math.max(0, index) % (256 * 254);
   return `127.2.${Math.floor(n / 254)}.${(n % 254) + 1}`;
+}
+
+let podRange: Promise<boolean> | undefined;
+
+/**
+ * Whether this host lets a socket use 127.2.0.0/16 as its address (Linux: all of 127.0.0.0/8 is loopback;
+ * macOS configures only 127.0.0.1). Without it the twin's pods connect like host processes.
+ */
+export function podNetworkAvailable(): Promise<boolean> {
+  podRange ??= new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(0, podNetworkAddress(0), () => probe.close(() => resolve(true)));
+  });
+  return podRange;
 }
 
 /**

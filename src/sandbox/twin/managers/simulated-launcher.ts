@@ -1,6 +1,6 @@
 import type { Clock, Random } from '../../../clock/index.js';
 import type { LedgerEntry } from '../../../core/ownership/index.js';
-import type { AwsEmulator } from '../../aws/index.js';
+import { podNetworkAvailable, type AwsEmulator } from '../../aws/index.js';
 import { Ec2MetadataClient } from '../../cloud-controllers/ec2-metadata.js';
 import { startSimulatedManager } from '../../managers/index.js';
 import type { ManagerLauncher } from './manager-launcher.js';
@@ -31,12 +31,14 @@ export function simulatedManagerLauncher(options: SimulatedLauncherOptions): Man
     // The node's own metadata endpoint, reached from the host network (static pods, hostNetwork pods) or
     // from the pod network (one hop further: the token PUT's answer needs a hop limit of 2).
     const endpoint = await aws.openInstanceImds(launch.instanceId);
+    const localAddress =
+      launch.podNetworkAddress && (await podNetworkAvailable()) ? launch.podNetworkAddress : undefined;
     const instanceMetadata = (): Ec2MetadataClient =>
       new Ec2MetadataClient({
         endpoint,
         clock,
         network: aws.imdsNetwork,
-        ...(launch.podNetworkAddress ? { localAddress: launch.podNetworkAddress } : {}),
+        ...(localAddress ? { localAddress } : {}),
       });
     const manager = startSimulatedManager({
       component: launch.component,
