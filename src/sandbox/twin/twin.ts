@@ -52,6 +52,12 @@ export interface StartTwinOptions {
   /** Starts controller managers; the simulated KCM/CCM when omitted. */
   readonly launcher?: ManagerLauncher;
   readonly log?: (line: string) => void;
+  /**
+   * Open every node's own instance metadata endpoint at start (the default, what `sandbox up` publishes).
+   * false: the machines read their metadata through the shared port's `/_instance/<id>/` prefix and an
+   * endpoint opens only when something asks for it (bench/twin.bench.ts compares the two).
+   */
+  readonly nodeImdsEndpoints?: boolean;
 }
 
 export interface Twin {
@@ -209,9 +215,10 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
     const cloud = scenario.cloudProvider === 'in-tree' ? 'aws' : 'external';
     const kubeadmDirs: { agent: NodeAgent; nodeDir: string }[] = [];
     // Each machine's own metadata endpoint, as 169.254.169.254 is on its instance.
-    const imdsEndpoints = await Promise.all(
-      layout.instances.map((instance) => aws.openInstanceImds(instance.instanceId)),
-    );
+    const imdsEndpoints =
+      options.nodeImdsEndpoints === false
+        ? layout.instances.map((instance) => aws.imdsEndpoint(instance.instanceId))
+        : await Promise.all(layout.instances.map((instance) => aws.openInstanceImds(instance.instanceId)));
     for (const [n, instance] of layout.instances.entries()) {
       const nodeDir =
         scenario.distribution === 'kubeadm'
