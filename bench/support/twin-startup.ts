@@ -16,8 +16,9 @@ const MiB = 2 ** 20;
 const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
 
 /**
- * `nodeImdsEndpoints: false` is the twin before every node had an instance metadata endpoint of its own (the
- * machines read theirs through the shared port's path prefix); true is what `sandbox up` runs.
+ * `nodeImdsEndpoints: true` is what `uproot sandbox up` starts: the twin, then every node's own instance
+ * metadata endpoint (exposeTwin opens them for sandbox.json); false is the twin alone, as before nodes had
+ * endpoints of their own.
  */
 export async function startup(
   nodes: number,
@@ -34,8 +35,9 @@ export async function startup(
     clock,
     dir,
     nodes,
-    nodeImdsEndpoints,
   });
+  if (nodeImdsEndpoints)
+    await Promise.all(twin.layout.instances.map((i) => twin.aws.openInstanceImds(i.instanceId)));
   const started = performance.now();
   const cpuStarted = process.cpuUsage(cpu0);
   // Until every node is Ready and every DaemonSet pod runs: twenty simulated seconds.
@@ -56,6 +58,9 @@ export async function startup(
     readyMs: Math.round(settled - t0),
     heapUsedMiB: Math.round((after.heapUsed - before.heapUsed) / MiB),
     rssMiB: Math.round(after.rss / MiB),
+    heapTotalMiB: Math.round(after.heapTotal / MiB),
+    externalMiB: Math.round(after.external / MiB),
+    arrayBuffersMiB: Math.round(after.arrayBuffers / MiB),
   };
 }
 

@@ -6,6 +6,7 @@ export { startAwsEmulator, type AwsEmulator, type AwsEmulatorOptions } from './e
 export { parseImdsPath } from './imds/imds-path.js';
 export { hopsFrom, podNetworkAddress, podNetworkAvailable, ImdsNetwork } from './imds/imds-network.js';
 export { imdsErrorPage } from './imds/imds-handler.js';
+export { sendImdsRequest, type ImdsReply } from './imds/imds-request.js';
 export {
   awsSeedSchema,
   instanceStateNames,

@@ -1,5 +1,5 @@
-import http from 'node:http';
 import type { Clock } from '../../clock/index.js';
+import { sendImdsRequest } from '../aws/index.js';
 
 /**
  * The EC2 metadata client the aws-cloud-controller-manager (and the in-tree provider) build on: aws-sdk-go
@@ -176,36 +176,28 @@ export class Ec2MetadataClient {
     const { clock, network, localAddress } = this.options;
     const url = new URL(path, this.base);
     const started = clock.now();
-    let request: http.ClientRequest | undefined;
+    const { request, reply } = sendImdsRequest({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      method,
+      headers,
+      agent: false,
+      ...(localAddress ? { localAddress } : {}),
+    });
     let local: { address: string; port: number } | undefined;
-    const outcome = new Promise<Exchange | 'lost'>((resolve, reject) => {
-      request = http.request(
-        {
-          host: url.hostname,
-          port: url.port,
-          path: url.pathname,
-          method,
-          headers,
-          agent: false,
-          ...(localAddress ? { localAddress } : {}),
-        },
-        (response) => {
-          let body = '';
-          response.setEncoding('utf8');
-          response.on('data', (chunk: string) => (body += chunk));
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-          response.on('error', reject);
-        },
-      );
-      request.on('error', (error) => reject(sendFailed(method, url, error)));
+    const lost = new Promise<'lost'>((resolve) =>
       request.on('socket', (socket) =>
         socket.once('connect', () => {
           local = { address: socket.localAddress ?? '', port: socket.localPort ?? 0 };
           void network.whenLost(local.address, local.port).then(() => resolve('lost'));
         }),
-      );
-      request.end();
-    });
+      ),
+    );
+    const outcome = Promise.race([
+      reply.catch((error: unknown) => Promise.reject(sendFailed(method, url, error as Error))),
+      lost,
+    ]);
     try {
       const result = await clock.track(outcome);
       if (result !== 'lost') return result;
@@ -221,7 +213,7 @@ export class Ec2MetadataClient {
       );
     } finally {
       if (local) network.forget(local.address, local.port);
-      request?.destroy();
+      request.destroy();
     }
   }
 }

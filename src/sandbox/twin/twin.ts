@@ -52,12 +52,6 @@ export interface StartTwinOptions {
   /** Starts controller managers; the simulated KCM/CCM when omitted. */
   readonly launcher?: ManagerLauncher;
   readonly log?: (line: string) => void;
-  /**
-   * Open every node's own instance metadata endpoint at start (the default, what `sandbox up` publishes).
-   * false: the machines read their metadata through the shared port's `/_instance/<id>/` prefix and an
-   * endpoint opens only when something asks for it (bench/twin.bench.ts compares the two).
-   */
-  readonly nodeImdsEndpoints?: boolean;
 }
 
 export interface Twin {
@@ -214,12 +208,7 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
     const runtime = runtimeInfoFor(scenario.distribution, version);
     const cloud = scenario.cloudProvider === 'in-tree' ? 'aws' : 'external';
     const kubeadmDirs: { agent: NodeAgent; nodeDir: string }[] = [];
-    // Each machine's own metadata endpoint, as 169.254.169.254 is on its instance.
-    const imdsEndpoints =
-      options.nodeImdsEndpoints === false
-        ? layout.instances.map((instance) => aws.imdsEndpoint(instance.instanceId))
-        : await Promise.all(layout.instances.map((instance) => aws.openInstanceImds(instance.instanceId)));
-    for (const [n, instance] of layout.instances.entries()) {
+    for (const instance of layout.instances) {
       const nodeDir =
         scenario.distribution === 'kubeadm'
           ? join(
@@ -240,7 +229,10 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
         restartDelayMs: scenario.timings.componentRestartSeconds * 1000,
         podCidr: `10.${42 + (instance.index >> 8)}.${instance.index & 255}.0/24`,
         onKubeletStart: (name) => fleet.kubeletStarted(name),
-        imdsEndpoint: imdsEndpoints[n]!,
+        // The machine's metadata as its own endpoint serves it, through the shared port's prefix: the same
+        // answers and rules, without a listening socket per node for the whole boot. The endpoints open when
+        // something asks (a manager at launch, `exposeTwin` for every node).
+        imdsEndpoint: aws.imdsEndpoint(instance.instanceId),
       });
       fleet.add(agent);
       if (nodeDir) {
