@@ -124,6 +124,7 @@ export default tseslint.config(
       'src/sandbox/**/*.ts',
       'src/cli/commands/sandbox.ts',
       'src/cli/commands/sandbox-rehearse.ts',
+      'src/cli/commands/sandbox-env.ts',
       'src/cli/commands/demo.ts',
     ],
     rules: { 'no-restricted-imports': 'off' },

@@ -18,6 +18,7 @@ import {
 } from '../../sandbox/twin/index.js';
 import { addRehearseCommand } from './sandbox-rehearse.js';
 import { isSingleExecutable } from '../single-executable.js';
+import { addEnvCommand } from './sandbox-env.js';
 
 /**
  * `uproot sandbox`: run twins of RKE2, RKE and kubeadm clusters on AWS (`up`, `down`), apply an RKE
@@ -379,6 +380,7 @@ export const registerSandboxCommands: CommandRegistrar = (program: Command, ctx:
     .action(ctx.run(async (opts: { dir?: string; output: string }) => status(ctx, opts)));
 
   addRehearseCommand(sandbox, ctx);
+  addEnvCommand(sandbox, ctx, DEFAULT_DIR);
 };
 
 /** The `up` flags again, for the background process. */

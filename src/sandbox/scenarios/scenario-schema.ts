@@ -67,6 +67,19 @@ const aws = z
     clusterTagValue: z.enum(['owned', 'shared']).default('owned'),
     /** Check every AWS call against the caller's IAM policies (instance roles from IMDS). */
     enforceIam: z.boolean().default(true),
+    /**
+     * Every instance's metadata options (EC2 MetadataOptions). `httpTokens: required` refuses IMDSv1;
+     * `httpPutResponseHopLimit: 1` keeps the token's answer from reaching pods on the pod network
+     * (hostNetwork: false), so only host-network processes get tokens. The default is EC2's for an AMI
+     * without ImdsSupport v2.0 (Ubuntu, RHEL): optional, 1.
+     */
+    instanceMetadata: z
+      .object({
+        httpTokens: z.enum(['optional', 'required']).default('optional'),
+        httpPutResponseHopLimit: z.number().int().min(1).max(64).default(1),
+      })
+      .strict()
+      .default({ httpTokens: 'optional', httpPutResponseHopLimit: 1 }),
   })
   .strict();
 
@@ -211,6 +224,7 @@ export const scenarioSchema = z
       instanceType: 'm5.large',
       clusterTagValue: 'owned',
       enforceIam: true,
+      instanceMetadata: { httpTokens: 'optional', httpPutResponseHopLimit: 1 },
     }),
     iam: iam.default({ controlPlaneMissingActions: [], workerMissingActions: [] }),
     rbac: rbac.default({ migrationLease: 'granted' }),

@@ -239,6 +239,9 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
         restartDelayMs: scenario.timings.componentRestartSeconds * 1000,
         podCidr: `10.${42 + (instance.index >> 8)}.${instance.index & 255}.0/24`,
         onKubeletStart: (name) => fleet.kubeletStarted(name),
+        // The machine's metadata as its own endpoint serves it, through the shared port's prefix: the same
+        // answers and rules, without a listening socket per node for the whole boot. The endpoints open when
+        // something asks (a manager at launch, `exposeTwin` for every node).
         imdsEndpoint: aws.imdsEndpoint(instance.instanceId),
       });
       fleet.add(agent);

@@ -175,7 +175,10 @@ export function buildAwsSeed(scenario: Scenario, layout: ClusterLayout, ids: See
       { name: roles.controlPlane.profile, roles: [roles.controlPlane.role] },
       { name: roles.worker.profile, roles: [roles.worker.role] },
     ],
-    instances: layout.instances.map((i) => instanceSeed(i, ids, nodeGroups, roles, clusterTags('instances'))),
+    instances: layout.instances.map((i) => ({
+      ...instanceSeed(i, ids, nodeGroups, roles, clusterTags('instances')),
+      metadataOptions: { ...scenario.aws.instanceMetadata },
+    })),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Clock } from '../../../clock/index.js';
+import { podNetworkAddress } from '../../aws/index.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { involvedObjectOf } from '../events/event-recorder.js';
 import { isRecord, metaOf, type KubeObject } from '../kube/kube-types.js';
@@ -239,6 +240,7 @@ export class PodRunner {
         nodeName,
         instanceId: agent.instance.instanceId,
         role: agent.instance.role,
+        ...(spec.hostNetwork === true ? {} : { podNetworkAddress: podNetworkAddress(agent.instance.index) }),
         args: [...(container.command ?? []).slice(1), ...(container.args ?? [])],
         kubernetesVersion: ccmVersionOf(container.image ?? ''),
         readFile: agent.readFileFor(volumes),
