@@ -23,6 +23,10 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
       '--time-scale <x>',
       'run in real time sped up X times (e.g. 50), to watch the twin with kubectl; default: virtual time, whose figures do not depend on how busy the machine is',
     )
+    .option(
+      '--target-version <version>',
+      'migrate, then upgrade one minor at a time to this Kubernetes version',
+    )
     .option('--nodes <n>', 'total node count (control-plane nodes as the scenario says)')
     .option('--dir <dir>', 'where the twin and the report go (default: a new temporary directory)')
     .option('-o, --output <format>', 'text or json', 'text')
@@ -32,6 +36,7 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
           scenario: string;
           timeScale?: string;
           nodes?: string;
+          targetVersion?: string;
           dir?: string;
           output: string;
         }) => {
@@ -63,7 +68,13 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
             if (text) ctx.io.stderr(`${line}\n`);
           };
           const result = await runDemo(
-            { scenario: opts.scenario, timeScale, dir, ...(nodes ? { nodes } : {}) },
+            {
+              scenario: opts.scenario,
+              timeScale,
+              dir,
+              ...(nodes ? { nodes } : {}),
+              ...(opts.targetVersion ? { targetVersion: opts.targetVersion } : {}),
+            },
             hostOf(ctx.io),
             {
               virtualTime: opts.timeScale === undefined,

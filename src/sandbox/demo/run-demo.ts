@@ -31,6 +31,8 @@ export interface DemoOptions {
   /** Where the twin and the report go. */
   readonly dir: string;
   readonly nodes?: number;
+  /** Where the journey ends (`--target-version`): the migration, then one hop per minor. */
+  readonly targetVersion?: string;
 }
 
 export interface DemoDeps {
@@ -94,7 +96,8 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
     );
 
     progress('preflight: auditing the cluster and the AWS account');
-    const pre = await preflight({ ...target, env, cwd: host.cwd, clock });
+    const versionFlag = options.targetVersion ? { targetVersion: options.targetVersion } : {};
+    const pre = await preflight({ ...target, ...versionFlag, env, cwd: host.cwd, clock });
     const counts = countStatuses(pre.report);
     progress(`preflight: ${counts}`);
     for (const c of pre.report.checks.filter((check) => check.status === 'fail'))
@@ -110,6 +113,7 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
           ...target,
           yes: true,
           stateDir,
+          ...versionFlag,
           ...execution,
           ...extra,
         },
@@ -129,7 +133,7 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
     for (;;) {
       const waiting = migration.outcome.type === 'ran' ? migration.outcome.result : undefined;
       if (waiting?.type !== 'waiting-for-person' || done.includes(waiting.step)) break;
-      const did = actAsPerson(twin, built ?? waiting.journal.plan, waiting.instructions);
+      const did = await actAsPerson(twin, clock, built ?? waiting.journal.plan, waiting);
       if (!did) break;
       progress(`migrate: ${waiting.step} needs a person; the demo does it: ${did}`);
       done.push(waiting.step);

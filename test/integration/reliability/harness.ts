@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RealClock } from '../../../src/clock/index.js';
+import { RealClock, type Clock } from '../../../src/clock/index.js';
 import type { EngineEvent } from '../../../src/engine/events.js';
 import type { RunHost, TargetFlags } from '../../../src/toolkit/session/run-settings.js';
 import { awsEnvironment } from '../../../src/sandbox/aws/index.js';
@@ -25,6 +25,7 @@ import { ec2Instances } from '../../../src/adapters/aws/instance-reader.js';
  */
 export interface ReliabilityTwin {
   readonly twin: Twin;
+  readonly clock: Clock;
   readonly target: TargetFlags;
   readonly events: EngineEvent[];
   migrate(
@@ -59,6 +60,7 @@ export async function startReliabilityTwin(scenarioName = 'rke2-intree'): Promis
   const events: EngineEvent[] = [];
   return {
     twin,
+    clock,
     target,
     events,
     migrate: (options = {}, extra = {}) =>

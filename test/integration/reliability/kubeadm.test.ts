@@ -42,7 +42,7 @@ async function migrateWithPerson(sb: ReliabilityTwin, first: MigrateResult): Pro
   for (;;) {
     const ran = result.outcome.type === 'ran' ? result.outcome.result : undefined;
     if (ran?.type !== 'waiting-for-person' || done.includes(ran.step)) return result;
-    expect(actAsPerson(sb.twin, ran.journal.plan, ran.instructions)).toMatch(/kubeadm-flags.env/);
+    expect(await actAsPerson(sb.twin, sb.clock, ran.journal.plan, ran)).toMatch(/kubeadm-flags.env/);
     done.push(ran.step);
     result = await sb.migrate({ resume: true, manualDone: done });
   }
@@ -99,7 +99,7 @@ describe('uproot migrate and rollback on the kubeadm-intree twin', () => {
       const did: string[] = [];
       while (undone.outcome.type === 'ran' && undone.outcome.result.type === 'waiting-for-person') {
         const waiting = undone.outcome.result;
-        const hand = actAsPerson(sb.twin, waiting.journal.plan, waiting.instructions);
+        const hand = await actAsPerson(sb.twin, sb.clock, waiting.journal.plan, waiting);
         expect(hand, waiting.instructions).toMatch(/--cloud-provider=aws/);
         did.push(waiting.step);
         undone = await sb.rollback({ manualDone: did as StepId[] });
