@@ -107,11 +107,34 @@ function demoText(r: DemoResult): string {
           ? `  ${name.padEnd(22)} not run: neither manager is configured to run it`
           : `  ${name.padEnd(22)} overlap ${String(c.overlapSeconds).padStart(5)} s   largest gap ${c.maxGapSeconds} s`,
       ),
+    ...journeyText(r),
     '',
     `${r.scenario}: migration ${r.migration.outcome.type} in ${r.wallSeconds} s (${r.simulatedSeconds} simulated seconds).`,
   ];
   if (r.report) lines.push(`Report: ${r.report.html} (also ${r.report.markdown})`);
   return `${lines.join('\n')}\n`;
+}
+
+/** The versions the journey went through, and what the twin runs at the end (its own account). */
+function journeyText(r: DemoResult): string[] {
+  if (!r.journey) return [];
+  const width = Math.max(...r.journey.hops.map((h) => h.step.length));
+  const kubelets = Object.values(r.running.kubelets);
+  const byVersion = new Map<string, number>();
+  for (const v of kubelets) byVersion.set(v, (byVersion.get(v) ?? 0) + 1);
+  const images = [
+    ...new Set(
+      Object.entries(r.running.controlPlanePods)
+        .filter(([pod]) => /^kube-(apiserver|controller-manager|scheduler)-/.test(pod))
+        .map(([, image]) => image.split(':').pop()),
+    ),
+  ];
+  return [
+    '',
+    `Kubernetes ${r.journey.from} \u2192 ${r.journey.to}, one version step at a time:`,
+    ...r.journey.hops.map((h) => `  ${h.step.padEnd(width)}  ${h.version.padEnd(18)} ${h.state}`),
+    `The twin runs: /version ${r.running.apiServerVersion}; kubelets ${[...byVersion].map(([v, n]) => `${v} on ${n} of ${kubelets.length} nodes`).join(', ')}${images.length > 0 ? `; control-plane pod images tagged ${images.join(', ')}` : ''}.`,
+  ];
 }
 
 function demoJson(r: DemoResult): unknown {
@@ -123,6 +146,8 @@ function demoJson(r: DemoResult): unknown {
     verify: r.verify,
     controllers: r.ledger.controllers,
     report: r.report,
+    ...(r.journey ? { journey: r.journey } : {}),
+    running: r.running,
     wallSeconds: r.wallSeconds,
     simulatedSeconds: r.simulatedSeconds,
   };
