@@ -146,6 +146,7 @@ function demoJson(r: DemoResult): unknown {
     verify: r.verify,
     controllers: r.ledger.controllers,
     report: r.report,
+    ...(r.person.length > 0 ? { person: r.person } : {}),
     ...(r.journey ? { journey: r.journey } : {}),
     running: r.running,
     wallSeconds: r.wallSeconds,

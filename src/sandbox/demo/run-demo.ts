@@ -59,6 +59,8 @@ export interface DemoResult {
   /** Ground truth from the twin's ownership ledger over the migration. */
   readonly ledger: LedgerReport;
   readonly report: { readonly html: string; readonly markdown: string } | undefined;
+  /** What the demo's person did for the steps uproot left to one, in order. */
+  readonly person: readonly { readonly step: StepId; readonly did: string }[];
   /** The Kubernetes versions the plan went through (absent when it kept the version or nothing ran). */
   readonly journey: DemoJourney | undefined;
   /** Ground truth from the twin at the end: what `/version` says, each kubelet, each control-plane pod. */
@@ -174,6 +176,7 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
     let migration = await runMigrate({});
     // Steps a person does (RKE without helm-controller: helm installs of the CCM chart): do them, resume.
     const done: StepId[] = [];
+    const person: { step: StepId; did: string }[] = [];
     for (;;) {
       const waiting = migration.outcome.type === 'ran' ? migration.outcome.result : undefined;
       if (waiting?.type !== 'waiting-for-person' || done.includes(waiting.step)) break;
@@ -181,6 +184,7 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
       if (!did) break;
       progress(`migrate: ${waiting.step} needs a person; the demo does it: ${did}`);
       done.push(waiting.step);
+      person.push({ step: waiting.step, did });
       migration = await runMigrate({ resume: true, manualDone: done });
     }
     progress(
@@ -224,6 +228,7 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
       verify: verified.report,
       ledger,
       report,
+      person,
       journey: demoJourney(journal),
       running,
       wallSeconds: Math.round((Date.now() - wallStart) / 100) / 10,
