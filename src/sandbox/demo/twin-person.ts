@@ -24,7 +24,8 @@ export interface PersonTask {
 }
 
 /**
- * Does every manual change of the step uproot is waiting on, when the one it stopped on comes with actions
+ * Does every manual change of the step (or of its undo) uproot is waiting on, when the one it stopped on
+ * comes with actions
  * (`--manual-done` then confirms all of the step's manual changes at once, so all must be done now). Returns
  * what was done, or undefined when the demo has no hand for it (the demo then stops, as a person would).
  */
@@ -34,11 +35,13 @@ export async function actAsPerson(
   plan: MigrationPlan,
   task: PersonTask,
 ): Promise<string | undefined> {
-  const manuals = (plan.steps.find((s) => s.id === task.step)?.changes ?? []).filter(
-    (c): c is Manual => c.type === 'manual',
-  );
-  const waiting = manuals.find((c) => c.instructions === task.instructions);
-  if (!waiting?.actions?.length) return undefined;
+  const step = plan.steps.find((s) => s.id === task.step);
+  // A migration waits on the step's changes, a rollback on its undo's.
+  const manuals = [step?.changes ?? [], step?.undo.changes ?? []]
+    .map((changes) => changes.filter((c): c is Manual => c.type === 'manual'))
+    .find((list) => list.some((c) => c.instructions === task.instructions));
+  const waiting = manuals?.find((c) => c.instructions === task.instructions);
+  if (!manuals || !waiting?.actions?.length) return undefined;
   const actions = manuals.flatMap((c) => c.actions ?? []);
   if (!actions.every((a) => canDo(twin, plan, a))) return undefined;
   const kubeadm = twin.files.nodes ? new KubeadmHands(twin.files.nodes, twin.kube, clock) : undefined;
