@@ -102,7 +102,7 @@ describe('twin failure scenarios', () => {
     expect(first.kubeletFailure?.error).toBe('failed to run Kubelet: unknown cloud provider "aws"');
     const conditions = twin.status().cluster?.conditions as { type: string; message?: string }[];
     expect(conditions.find((c) => c.type === 'Reconciling')?.message).toBe(
-      `configuring control plane node(s) ${first.instance.machineName}: waiting for probes: kubelet`,
+      `configuring etcd node(s) ${first.instance.machineName}: waiting for probes: kubelet`,
     );
     expect(clusterRolledOut(twin)).toBe(false);
   });

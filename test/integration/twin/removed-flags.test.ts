@@ -13,7 +13,7 @@ import {
   startHarness,
   type TwinHarness,
 } from './support.js';
-import { seedCcmValues } from './seed-manifests.js';
+import { seedCcmValues, withRancherRke2Tolerations } from './seed-manifests.js';
 
 /**
  * Components refuse what their version removed, with upstream's words, so the twin fails where a real cluster
@@ -86,12 +86,12 @@ describe('components refuse what their version removed', () => {
       [
         'Updated',
         'False',
-        `configuring control plane node(s) ${first.instance.machineName}: waiting for probes: kubelet`,
+        `configuring etcd node(s) ${first.instance.machineName}: waiting for probes: kubelet`,
       ],
       [
         'Reconciling',
         'True',
-        `configuring control plane node(s) ${first.instance.machineName}: waiting for probes: kubelet`,
+        `configuring etcd node(s) ${first.instance.machineName}: waiting for probes: kubelet`,
       ],
     ]);
     const others = twin.nodes.all().slice(1);
@@ -219,7 +219,12 @@ describe('components refuse what their version removed', () => {
       clusterName: 'demo',
       cloudProvider: 'external' as const,
       nodes: { controlPlane: 1, workers: 1 },
-      ccm: { values: seedCcmValues({ roleLabel: 'control-plane', leaderMigration: false }) },
+      // Rancher's role taints on the server (etcd NoExecute among them) need the tolerations the seed lacks.
+      ccm: {
+        values: withRancherRke2Tolerations(
+          seedCcmValues({ roleLabel: 'control-plane', leaderMigration: false }),
+        ),
+      },
     });
     for (const [version, scheme, builtIn] of [
       ['v1.35.3+rke2r1', 'aws:///', false],
