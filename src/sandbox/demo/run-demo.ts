@@ -48,6 +48,8 @@ export interface DemoDeps {
    * (gaps in particular) do not depend on how busy the machine is.
    */
   readonly virtualTime?: boolean;
+  /** The twin's own log (its components, Rancher's planner, rke up, the kubelets). */
+  readonly twinLog?: (line: string) => void;
 }
 
 export interface DemoResult {
@@ -130,6 +132,7 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
     clock,
     dir: options.dir,
     ...(options.nodes ? { nodes: options.nodes } : {}),
+    ...(deps.twinLog ? { log: deps.twinLog } : {}),
   });
   try {
     const env = { ...host.env, ...awsEnvironment(twin.aws), AWS_EC2_METADATA_DISABLED: 'true' };
