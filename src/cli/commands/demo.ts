@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { CommandRegistrar } from '../program.js';
 import { parseOutputFormat, renderDocument } from '../output.js';
 import { InputError } from '../../errors/index.js';
+import { parseKubernetesVersion } from '../../core/kubernetes-version/index.js';
 import { runDemo, type DemoResult } from '../../sandbox/demo/run-demo.js';
 import { hostOf, renderEvent } from '../command-kit.js';
 import { verifyText } from './verify.js';
@@ -62,6 +63,9 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
               },
             );
           }
+          // A version that cannot be read is refused before a twin starts.
+          if (opts.targetVersion !== undefined)
+            parseKubernetesVersion(opts.targetVersion, '--target-version');
           const dir = opts.dir ? resolve(ctx.io.cwd, opts.dir) : mkdtempSync(join(tmpdir(), 'uproot-demo-'));
           const text = format === 'text';
           const say = (line: string): void => {

@@ -192,7 +192,7 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
     }
     progress(
       migration.outcome.type === 'preflight-failed'
-        ? 'migrate: refused by preflight, nothing was changed (this scenario shows that defect; its fix is above)'
+        ? `migrate: refused by preflight, nothing was changed (${options.targetVersion ? 'the failed check and its fix are above' : 'this scenario shows that defect; its fix is above'})`
         : `migrate: ${migration.outcome.type === 'ran' ? migration.outcome.result.type : migration.outcome.type}`,
     );
 

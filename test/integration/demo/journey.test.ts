@@ -81,6 +81,21 @@ function expectJourney(
 }
 
 describe('uproot demo --target-version: the journey rehearsed on the twin', () => {
+  it('refuses a version it cannot read before starting anything', async () => {
+    const io = recordingIo({ env: { PATH: process.env.PATH }, cwd: root });
+    expect(await runCli(['demo', '--target-version', 'banana', '--dir', join(root, 'never')], io)).toBe(2);
+    expect(io.stderrText).toMatch(/UP-VERSION-INVALID: "banana" is not a Kubernetes version/);
+    expect(io.stderrText).not.toMatch(/starting the/);
+  });
+
+  it('rke-intree to 1.33: preflight refuses past RKE\u2019s last minor, nothing changes, exit 1', async () => {
+    const { code, doc } = await demo('rke-133', ['--scenario', 'rke-intree', '--target-version', '1.33']);
+    expect(code).toBe(1);
+    expect(doc?.migration).toBe('preflight-failed');
+    expect(doc?.journey).toBeUndefined();
+    expect(new Set(Object.values(doc!.running.kubelets))).toEqual(new Set(['v1.26.15']));
+  }, 120_000);
+
   it('rke2-intree to v1.27.16+rke2r1: migrated and upgraded in the switch, the twin runs 1.27 everywhere', async () => {
     const { code, doc, stderr } = await demo('rke2-127', ['--target-version', 'v1.27.16+rke2r1']);
     expect(code, stderr.slice(-2000)).toBe(0);
