@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { CommandRegistrar } from '../program.js';
 import { parseOutputFormat, renderDocument } from '../output.js';
 import { InputError } from '../../errors/index.js';
+import { parseKubernetesVersion } from '../../core/kubernetes-version/index.js';
 import { runDemo, type DemoResult } from '../../sandbox/demo/run-demo.js';
 import { hostOf, renderEvent } from '../command-kit.js';
 import { verifyText } from './verify.js';
@@ -23,6 +24,10 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
       '--time-scale <x>',
       'run in real time sped up X times (e.g. 50), to watch the twin with kubectl; default: virtual time, whose figures do not depend on how busy the machine is',
     )
+    .option(
+      '--target-version <version>',
+      'migrate, then upgrade one minor at a time to this Kubernetes version',
+    )
     .option('--nodes <n>', 'total node count (control-plane nodes as the scenario says)')
     .option('--dir <dir>', 'where the twin and the report go (default: a new temporary directory)')
     .option('-o, --output <format>', 'text or json', 'text')
@@ -32,6 +37,7 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
           scenario: string;
           timeScale?: string;
           nodes?: string;
+          targetVersion?: string;
           dir?: string;
           output: string;
         }) => {
@@ -57,13 +63,22 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
               },
             );
           }
+          // A version that cannot be read is refused before a twin starts.
+          if (opts.targetVersion !== undefined)
+            parseKubernetesVersion(opts.targetVersion, '--target-version');
           const dir = opts.dir ? resolve(ctx.io.cwd, opts.dir) : mkdtempSync(join(tmpdir(), 'uproot-demo-'));
           const text = format === 'text';
           const say = (line: string): void => {
             if (text) ctx.io.stderr(`${line}\n`);
           };
           const result = await runDemo(
-            { scenario: opts.scenario, timeScale, dir, ...(nodes ? { nodes } : {}) },
+            {
+              scenario: opts.scenario,
+              timeScale,
+              dir,
+              ...(nodes ? { nodes } : {}),
+              ...(opts.targetVersion ? { targetVersion: opts.targetVersion } : {}),
+            },
             hostOf(ctx.io),
             {
               virtualTime: opts.timeScale === undefined,
@@ -96,11 +111,34 @@ function demoText(r: DemoResult): string {
           ? `  ${name.padEnd(22)} not run: neither manager is configured to run it`
           : `  ${name.padEnd(22)} overlap ${String(c.overlapSeconds).padStart(5)} s   largest gap ${c.maxGapSeconds} s`,
       ),
+    ...journeyText(r),
     '',
     `${r.scenario}: migration ${r.migration.outcome.type} in ${r.wallSeconds} s (${r.simulatedSeconds} simulated seconds).`,
   ];
   if (r.report) lines.push(`Report: ${r.report.html} (also ${r.report.markdown})`);
   return `${lines.join('\n')}\n`;
+}
+
+/** The versions the journey went through, and what the twin runs at the end (its own account). */
+function journeyText(r: DemoResult): string[] {
+  if (!r.journey) return [];
+  const width = Math.max(...r.journey.hops.map((h) => h.step.length));
+  const kubelets = Object.values(r.running.kubelets);
+  const byVersion = new Map<string, number>();
+  for (const v of kubelets) byVersion.set(v, (byVersion.get(v) ?? 0) + 1);
+  const images = [
+    ...new Set(
+      Object.entries(r.running.controlPlanePods)
+        .filter(([pod]) => /^kube-(apiserver|controller-manager|scheduler)-/.test(pod))
+        .map(([, image]) => image.split(':').pop()),
+    ),
+  ];
+  return [
+    '',
+    `Kubernetes ${r.journey.from} \u2192 ${r.journey.to}, one version step at a time:`,
+    ...r.journey.hops.map((h) => `  ${h.step.padEnd(width)}  ${h.version.padEnd(18)} ${h.state}`),
+    `The twin runs: /version ${r.running.apiServerVersion}; kubelets ${[...byVersion].map(([v, n]) => `${v} on ${n} of ${kubelets.length} nodes`).join(', ')}${images.length > 0 ? `; control-plane pod images tagged ${images.join(', ')}` : ''}.`,
+  ];
 }
 
 function demoJson(r: DemoResult): unknown {
@@ -112,6 +150,9 @@ function demoJson(r: DemoResult): unknown {
     verify: r.verify,
     controllers: r.ledger.controllers,
     report: r.report,
+    ...(r.person.length > 0 ? { person: r.person } : {}),
+    ...(r.journey ? { journey: r.journey } : {}),
+    running: r.running,
     wallSeconds: r.wallSeconds,
     simulatedSeconds: r.simulatedSeconds,
   };

@@ -93,8 +93,15 @@ export function coreObservations(timeline: readonly LeaseObservation[]): CoreObs
   return out.sort((a, b) => a.time - b.time);
 }
 
-/** Every holder of a main lease, with when it was first seen and whether it ever held the migration lease. */
-export function holdersOf(observations: readonly CoreObservation[], migrationLease: string): HolderFacts[] {
+/**
+ * Every holder of a main lease, with when it was first seen (and by which step's look, from `timeline`) and
+ * whether it ever held the migration lease.
+ */
+export function holdersOf(
+  observations: readonly CoreObservation[],
+  migrationLease: string,
+  timeline: readonly LeaseObservation[] = [],
+): HolderFacts[] {
   const sorted = [...observations].sort((a, b) => a.time - b.time);
   const firstSeen = new Map<string, number>();
   const migrating = new Set<string>();
@@ -108,12 +115,17 @@ export function holdersOf(observations: readonly CoreObservation[], migrationLea
         components.set(o.holderIdentity, component);
     }
   }
-  return [...components].map(([identity, component]) => ({
-    identity,
-    component,
-    firstSeen: firstSeen.get(identity)!,
-    heldMigrationLease: migrating.has(identity),
-  }));
+  return [...components].map(([identity, component]) => {
+    const first = firstSeen.get(identity)!;
+    const look = timeline.find((o) => o.holder === identity && Date.parse(o.observedAt) === first)?.step;
+    return {
+      identity,
+      component,
+      firstSeen: first,
+      heldMigrationLease: migrating.has(identity),
+      ...(look ? { firstSeenBy: look } : {}),
+    };
+  });
 }
 
 /**
@@ -129,7 +141,7 @@ export function inferProfiledOwnership(
   const observations = coreObservations(timeline);
   if (observations.length === 0) return undefined;
   const migration = migrationLeaseOf(evidence.history?.plan);
-  const resolved = identityProfiles(holdersOf(observations, migration), evidence);
+  const resolved = identityProfiles(holdersOf(observations, migration, timeline), evidence);
   const times = observations.map((o) => o.time);
   const window = { from: Math.min(...times), to: Math.max(evidence.now, ...times) };
   const report = inferOwnership({

@@ -5,6 +5,7 @@ import { flagsGate as flags, plan, step } from '../testing/plan-fixtures.js';
 import { coreObservations, holdersOf } from './ownership-inference.js';
 import { configPhases, phasesAt, type MigrationHistory } from './ownership-phases.js';
 import { evaluateNoOwnershipOverlap, ownershipInference } from './ownership.js';
+import { observationsOf } from './gate-runner.js';
 import { CCM, KCM, MIG, T0, at, managerPod, timelineOf, took } from './ownership-test-support.js';
 
 const rollout: Gate = {
@@ -156,5 +157,50 @@ describe('the journal timeline as observations', () => {
       { identity: 'cp1_a', component: KCM, firstSeen: T0 + 5_000, heldMigrationLease: true },
       { identity: 'cp2_c', component: CCM, firstSeen: T0 + 9_000, heldMigrationLease: false },
     ]);
+  });
+});
+
+describe('looks made at the instant a step started', () => {
+  // Virtual time runs a step's requests in no time: install-ccm starts, Rancher delivers the chart and the
+  // CCM takes its lease, all at 200 s; the next step's gate sees it at 200 s too.
+  const history: MigrationHistory = {
+    plan: rke2Like,
+    steps: [
+      verified('enable-leader-migration', 100, [passed(flags('aws', true), 150)]),
+      verified('install-ccm', 200, []),
+      verifying('switch-to-external', 200, []),
+    ],
+  };
+  const changes = (step?: StepId) => [
+    took(KCM, 'cp1_a', 150),
+    took(MIG, 'cp1_a', 150),
+    { ...took(CCM, 'cp2_c', 200), ...(step ? { step } : {}) },
+  ];
+  const judge = (step?: StepId) =>
+    evaluateNoOwnershipOverlap(timelineOf(changes(step), 260), ownershipInference, {
+      now: T0 + 260_000,
+      history,
+    });
+
+  it('the gate runner keeps which step looked', () => {
+    const leases = [{ namespace: 'kube-system', name: CCM, holderIdentity: 'cp2_c', renewTime: at(200) }];
+    expect(observationsOf(leases, new Set([CCM]), T0 + 200_000, 'switch-to-external')).toEqual([
+      expect.objectContaining({ holder: 'cp2_c', observedAt: at(200), step: 'switch-to-external' }),
+    ]);
+  });
+
+  it('a CCM first seen by a look of a later step is the one install-ccm installed, not one from before', () => {
+    expect(judge('switch-to-external')).toMatchObject({ type: 'pass' });
+    const phases = configPhases(history, CCM);
+    const look = { step: 'switch-to-external' as const, steps: rke2Like.steps.map((s) => s.id) };
+    expect(phasesAt(phases, T0 + 200_000, look).map((p) => p.source)).toEqual(['install-ccm']);
+  });
+
+  it('without the look\u2019s step (a journal from before it was kept), or by a look of an earlier step, both stay possible', () => {
+    expect(judge()).toMatchObject({ type: 'fail', reason: expect.stringMatching(/cp2_c/) });
+    const phases = configPhases(history, CCM);
+    const earlier = { step: 'enable-leader-migration' as const, steps: rke2Like.steps.map((s) => s.id) };
+    expect(phasesAt(phases, T0 + 200_000, earlier).map((p) => p.source)).toEqual(['before', 'install-ccm']);
+    expect(phasesAt(phases, T0 + 200_000).map((p) => p.source)).toEqual(['before', 'install-ccm']);
   });
 });

@@ -147,6 +147,11 @@ export const leaseObservationSchema = z.object({
   renewTime: z.string().optional(),
   leaseDurationSeconds: z.number().optional(),
   transitions: z.number().optional(),
+  /**
+   * The step whose gate looked. It orders looks made at the same instant (virtual time runs a step's
+   * requests in no time at all), which `observedAt` alone cannot; absent in journals from before it was kept.
+   */
+  step: stepIdSchema.optional(),
 });
 export type LeaseObservation = z.infer<typeof leaseObservationSchema>;
 

@@ -15,6 +15,9 @@ import { containers, flagsOf, withHostPath } from './static-pod.js';
 export const CCM_MANIFEST_PATH = '/etc/kubernetes/manifests/cloud-controller-manager.yaml';
 export const KCM_MANIFEST_PATH = '/etc/kubernetes/manifests/kube-controller-manager.yaml';
 export const APISERVER_MANIFEST_PATH = '/etc/kubernetes/manifests/kube-apiserver.yaml';
+export const SCHEDULER_MANIFEST_PATH = '/etc/kubernetes/manifests/kube-scheduler.yaml';
+/** Where kubeadm keeps the kubelet's flags (KUBELET_KUBEADM_ARGS). */
+export const KUBEADM_FLAGS_PATH = '/var/lib/kubelet/kubeadm-flags.env';
 export const LEADER_MIGRATION_FILE = '/etc/leadermigration.conf';
 export const LEADER_MIGRATION_VOLUME = 'leadermigration';
 export const CCM_USER = 'system:kube-controller-manager';

@@ -7,6 +7,7 @@ import type { Change, PlanFinding, PlanStep } from '../../plan/plan-types.js';
 import {
   helmChartYaml,
   helmInstallCommand,
+  helmUpgradeAction,
   renderCcmValues,
   renderHelmChart,
   valuesYaml,
@@ -64,6 +65,7 @@ function chartChange(chart: RkeCcmChart, values: JsonRecord, valuesPath: string,
         type: 'manual',
         description: `${what}: helm upgrade --install with ${valuesPath}.`,
         instructions: helmInstallCommand(valuesPath),
+        actions: [helmUpgradeAction(valuesPath)],
       };
 }
 

@@ -4,6 +4,7 @@
  * image (v1.35.0) is far newer than any cluster that still runs the in-tree provider (reference §6).
  */
 import { stringify } from 'yaml';
+import type { ManualAction } from '../../plan/plan-types.js';
 import { CCM_IMAGE_REPOSITORY } from '../../ccm/index.js';
 import { cloneJson, isRecord, type JsonRecord } from './json-value.js';
 import { flagName, setFlag, withoutFlags } from './flag-list.js';
@@ -212,6 +213,18 @@ export function renderHelmChart(valuesContent: string): JsonRecord {
 
 export function helmChartYaml(chart: JsonRecord): string {
   return stringify(chart, { lineWidth: 0, indentSeq: true, blockQuote: 'literal' });
+}
+
+/** The helm command below as data (a manual change's action). */
+export function helmUpgradeAction(valuesFile: string): ManualAction {
+  return {
+    type: 'helm-upgrade',
+    release: CCM_CHART.release,
+    chart: CCM_CHART.chart,
+    repo: CCM_CHART.repo,
+    namespace: CCM_CHART.namespace,
+    values: valuesFile,
+  };
 }
 
 /** The seed's helm command for clusters without a helm-controller. */

@@ -18,6 +18,7 @@ import {
   workloadDaemonSet,
 } from './cluster-objects.js';
 import { controllerRbacObjects } from './controller-rbac.js';
+import { kubeadmConfigMap } from '../kubeadm/kubeadm-files.js';
 
 /**
  * What the clusters hold before anything of the twin runs: the controllers' RBAC, the scenario's
@@ -38,6 +39,10 @@ export function seedClusters(options: {
   if (scenario.distribution === 'kubeadm') {
     for (const obj of kubeadmCcmRbac())
       kube.ensure(resourceForKind(kube.store, obj.apiVersion!, obj.kind!)!, obj);
+    kube.ensure(
+      R.configmaps,
+      kubeadmConfigMap(options.version, scenario.cloudProvider === 'in-tree' ? 'aws' : 'external'),
+    );
   }
   const zones = layout.subnets.map((s) => s.availabilityZone);
   for (const { resource, object } of storageObjects(scenario, zones)) {
