@@ -38,7 +38,10 @@ export interface PlanOptions {
   readonly keepAwsNodeNaming?: boolean;
   /** RKE: override `useInstanceMetadataHostname` (`--[no-]use-instance-metadata-hostname`). */
   readonly useInstanceMetadataHostname?: boolean;
-  /** kubeadm: migrate the Node IPAM controller too (`--with-nodeipam`). */
+  /**
+   * `--with-nodeipam`: move the Node IPAM controller to the CCM too (seed 003's special case), refused where
+   * the CCM release does not implement it (controller-handover.ts).
+   */
   readonly withNodeIpam?: boolean;
   /** `--ccm-image-tag`: a CCM image tag instead of the release uproot pins for the cluster's minor. */
   readonly ccmImageTag?: string;

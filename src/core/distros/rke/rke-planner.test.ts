@@ -46,7 +46,7 @@ describe.each([
 
   it('installs the CCM with helm and the RKE selectors, image pinned', () => {
     const install = plan.steps.find((s) => s.id === 'install-ccm')!;
-    expect(install.changes[0]).toMatchObject({
+    expect(install.changes.at(-1)).toMatchObject({
       type: 'manual',
       instructions: expect.stringContaining('helm upgrade --install'),
     });
@@ -126,5 +126,105 @@ describe('RKE node names and helm-controller', () => {
     expect(codeOf(() => planOf(`${CLUSTER_YML}services:\n  kube-controller:\n    extra_args: [a]\n`))).toBe(
       'UP-PLAN-RKE-FIELD',
     );
+  });
+});
+
+describe('RKE: in-tree settings carried into the CCM, and who runs route and nodeipam', () => {
+  const withConfig = `${CLUSTER_YML}  awsCloudProvider:
+    global:
+      kubernetes-cluster-id: legacy-id
+      elb-security-group: sg-0elb
+      disable-strict-zone-check: true
+      disable-security-group-ingress: false
+    service_override:
+      ec2:
+        service: ec2
+        region: us-east-1
+        url: https://ec2.vpce.example
+`;
+
+  it('renders the settings the CCM reads into a ConfigMap mounted with --cloud-config, applied before the chart', () => {
+    const { plan } = planOf(withConfig);
+    const install = plan.steps.find((s) => s.id === 'install-ccm')!;
+    const configMap = install.changes[0] as { type: string; object: { data: Record<string, string> } };
+    expect(configMap.type).toBe('apply-object');
+    expect(configMap.object).toMatchObject({ kind: 'ConfigMap', metadata: { name: 'aws-cloud-config' } });
+    const text = configMap.object.data['cloud.conf']!;
+    expect(text).toContain('KubernetesClusterID = legacy-id');
+    expect(text).toContain('ElbSecurityGroup = sg-0elb');
+    expect(text).toContain('[ServiceOverride "ec2"]');
+    expect(text).toContain('URL = https://ec2.vpce.example');
+    // v1.26.14 still reads it (removed in v1.27.1); false booleans are not written (omitempty).
+    expect(text).toContain('DisableStrictZoneCheck = true');
+    expect(text).not.toContain('DisableSecurityGroupIngress');
+    const values = parse(plan.artifacts.find((a) => a.path === 'ccm/values.yaml')!.content) as Record<
+      string,
+      unknown
+    >;
+    expect(values.args).toContain('--cloud-config=/etc/kubernetes/aws-cloud-config/cloud.conf');
+    expect(values.extraVolumes).toEqual([
+      { name: 'aws-cloud-config', configMap: { name: 'aws-cloud-config' } },
+    ]);
+    expect(values.extraVolumeMounts).toEqual([
+      { name: 'aws-cloud-config', mountPath: '/etc/kubernetes/aws-cloud-config', readOnly: true },
+    ]);
+    expect(plan.findings.find((f) => f.code === 'cloud-config-carried')?.message).toMatch(
+      /KubernetesClusterID = legacy-id, ElbSecurityGroup = sg-0elb/,
+    );
+  });
+
+  it('names a setting the pinned CCM no longer reads (v1.26.14 still reads DisableStrictZoneCheck; v1.27.10 not)', () => {
+    expect(
+      planOf(withConfig)
+        .plan.findings.filter((f) => f.code === 'cloud-config-not-read')
+        .map((f) => f.field),
+    ).toEqual([]);
+    const upgraded = planOf(withConfig, { targetVersion: 'v1.27.16-rancher1-1' }).plan;
+    const notRead = upgraded.findings.filter((f) => f.code === 'cloud-config-not-read');
+    expect(notRead.map((f) => f.field)).toEqual(['cloud_provider.awsCloudProvider.DisableStrictZoneCheck']);
+    expect(notRead[0]!.message).toMatch(/releases v1\.27\.10 of this plan do not read it/);
+  });
+
+  it('states that route runs nowhere and nodeipam stays in kube-controller-manager (RKE defaults)', () => {
+    const { plan } = planOf(CLUSTER_YML);
+    const byCode = Object.fromEntries(plan.findings.map((f) => [f.code, f.message]));
+    expect(byCode['route-controller']).toMatch(
+      /^route runs in neither manager.*--configure-cloud-routes=false/,
+    );
+    expect(byCode['nodeipam-controller']).toMatch(
+      /^nodeipam stays in kube-controller-manager.*--cluster-cidr=10\.42\.0\.0\/16/,
+    );
+    expect(plan.decisions?.ccmArgs).toEqual(['--configure-cloud-routes=false']);
+  });
+
+  it('moves route to the CCM with the KCM flags when the cluster uses cloud routes', () => {
+    const routes = `${CLUSTER_YML}services:\n  kube-controller:\n    cluster_cidr: 10.99.0.0/16\n    extra_args:\n      configure-cloud-routes: "true"\n`;
+    const { plan } = planOf(routes);
+    expect(plan.findings.find((f) => f.code === 'route-controller')?.message).toMatch(
+      /^route moves from kube-controller-manager to the CCM/,
+    );
+    const values = parse(plan.artifacts.find((a) => a.path === 'ccm/values.yaml')!.content) as {
+      args: string[];
+    };
+    expect(values.args).toEqual(
+      expect.arrayContaining([
+        '--allocate-node-cidrs=true',
+        '--cluster-cidr=10.99.0.0/16',
+        '--configure-cloud-routes=true',
+      ]),
+    );
+    expect(values.args).not.toContain('--configure-cloud-routes=false');
+    expect(codeOf(() => planOf(routes, { targetVersion: 'v1.27.16-rancher1-1' }))).toBe('no error');
+  });
+
+  it('refuses --with-nodeipam: no aws CCM release implements Node IPAM', () => {
+    expect(codeOf(() => planOf(CLUSTER_YML, { withNodeIpam: true }))).toBe('UP-PLAN-NODEIPAM-CCM');
+  });
+
+  it('states RKE1 end of life and the RKE version external-aws needs, with or without an upgrade', () => {
+    for (const options of [{}, { targetVersion: 'v1.27.16-rancher1-1' }]) {
+      const codes = planOf(CLUSTER_YML, options).plan.findings.map((f) => f.code);
+      expect(codes).toEqual(expect.arrayContaining(['rke-end-of-life', 'rke-external-aws-version']));
+    }
   });
 });

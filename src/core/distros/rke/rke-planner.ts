@@ -16,6 +16,7 @@ import {
   verifyProviderIdsStep,
 } from '../shared/common-steps.js';
 import { baseName, definitionEditor, editChanges, undoChanges } from '../shared/definition-edit.js';
+import { planControllerHandover, plannedCcms, withCarriedDecisions } from '../shared/controller-handover.js';
 import { getPath } from '../shared/json-value.js';
 import { JOURNEY_SOURCE, journeyHops, upgradeStep } from '../shared/journey-steps.js';
 import { runningForms } from '../shared/releases.js';
@@ -47,7 +48,10 @@ import {
   runsHelmController,
 } from './rke-ccm-steps.js';
 import {
-  awsCloudProviderFindings,
+  rkeCloudConfig,
+  rkeEndOfLifeFinding,
+  rkeExternalAwsFinding,
+  rkeKcmCloudFlags,
   customNameIndexes,
   finalStateFindings,
   namingFindings,
@@ -57,17 +61,6 @@ import { rkeApplyStep } from './rke-steps.js';
 const SEED_002 = 'seed 002 (Rancher, "Migrating Amazon In-tree to Out-of-tree"), RKE tab';
 const SEED_004 = 'seed 004 (Rancher, "Setting up the Amazon Cloud Provider"), out-of-tree RKE';
 const CP_SELECTOR = `${CONTROL_PLANE_LABEL.rke}=true`;
-
-/** With an upgrade: what RKE itself must be able to do, and where its road ends. */
-function rkeLifecycleFinding(): PlanFinding {
-  return {
-    severity: 'info',
-    code: 'rke-end-of-life',
-    message:
-      'cloud_provider external-aws needs RKE v1.4.15 / v1.5.0 or later (Rancher 2.7.11 / 2.8.0), and each kubernetes_version must be one the RKE binary lists (rke config --list-version --all). RKE1 reached end of life on 31 July 2025; its last line (RKE v1.7) runs Kubernetes up to 1.31.',
-    hint: 'to go past 1.31, move the cluster to RKE2 (Rancher’s RKE1-to-RKE2 migration) and plan the rest of the journey there',
-  };
-}
 
 export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan {
   rejectForeignOptions('rke', options);
@@ -112,14 +105,22 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
 
   const versions = resolveTarget('rke', def.kubernetesVersion, options.targetVersion);
   const tags = ccmTags('rke', versions, options.ccmImageTag);
-  const chart = rkeCcmChart(runsHelmController(rke), tags);
-  const stepOptions = stepOptionsFor(
+  const helmController = runsHelmController(rke);
+  const baseOptions = stepOptionsFor(
     versions,
     tags,
     'default',
-    { useInstanceMetadataHostname, ccmInstall: chart.helmController ? 'helm-controller' : 'helm-cli' },
+    { useInstanceMetadataHostname, ccmInstall: helmController ? 'helm-controller' : 'helm-cli' },
     'switch-to-external',
   );
+  const handover = planControllerHandover({
+    kcm: rkeKcmCloudFlags(rke),
+    ccms: plannedCcms(baseOptions),
+    withNodeIpam: options.withNodeIpam ?? false,
+  });
+  const carried = rkeCloudConfig(rke, plannedCcms(baseOptions));
+  const chart = rkeCcmChart(helmController, tags, { ccmArgs: handover.ccmArgs, cloudConfig: carried?.text });
+  const stepOptions = withCarriedDecisions(baseOptions, handover, carried);
 
   const file = def.file.path;
   const fileName = baseName(file);
@@ -235,10 +236,12 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
       options.useInstanceMetadataHostname !== undefined,
     ),
     ccmInstallFinding(chart),
-    ...awsCloudProviderFindings(rke),
+    ...handover.findings,
+    ...(carried?.findings ?? []),
+    rkeExternalAwsFinding(def.form),
     ...csiMigrationFindings(document),
     ...finalStateFindings(definition.current.object),
-    ...(versions.upgrade ? [rkeLifecycleFinding()] : []),
+    rkeEndOfLifeFinding(versions.upgrade),
   ];
   return migrationPlan(def, stepOptions, { steps: plan.steps, findings, artifacts: plan.artifacts });
 }
