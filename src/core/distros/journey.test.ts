@@ -209,9 +209,12 @@ describe('RKE journey', () => {
     });
     expect(hop.gates.find((g) => g.type === 'kubernetes-version')).not.toHaveProperty('expect.imageTag');
     expect(hop.changes.map((c) => c.type)).toEqual(['edit-cluster-definition', 'manual', 'manual']);
-    expect(plan.artifacts.some((a) => a.path === 'ccm/values-v1.31.0.yaml')).toBe(true);
-    expect(plan.findings.find((f) => f.code === 'rke-end-of-life')?.message).toContain(
+    expect(plan.artifacts.some((a) => a.path === 'ccm/values-v1.31.9.yaml')).toBe(true);
+    expect(plan.findings.find((f) => f.code === 'rke-external-aws-version')?.message).toContain(
       'RKE v1.4.15 / v1.5.0',
+    );
+    expect(plan.findings.find((f) => f.code === 'rke-end-of-life')?.message).toMatch(
+      /31 July 2025.*rke config --list-version --all/,
     );
   });
 

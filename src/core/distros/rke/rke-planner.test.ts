@@ -146,7 +146,10 @@ describe('RKE: in-tree settings carried into the CCM, and who runs route and nod
   it('renders the settings the CCM reads into a ConfigMap mounted with --cloud-config, applied before the chart', () => {
     const { plan } = planOf(withConfig);
     const install = plan.steps.find((s) => s.id === 'install-ccm')!;
-    const configMap = install.changes[0] as { type: string; object: { data: Record<string, string> } };
+    const configMap = install.changes[0] as unknown as {
+      type: string;
+      object: { data: Record<string, string> };
+    };
     expect(configMap.type).toBe('apply-object');
     expect(configMap.object).toMatchObject({ kind: 'ConfigMap', metadata: { name: 'aws-cloud-config' } });
     const text = configMap.object.data['cloud.conf']!;
