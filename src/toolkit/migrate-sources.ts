@@ -23,6 +23,7 @@ export interface PlanSourceOptions {
   /** A plan produced by `uproot plan -o json` (reviewed beforehand). */
   readonly planFile?: string;
   readonly ccmImageTag?: string;
+  readonly withNodeIpam?: boolean;
 }
 
 /** The reviewed plan file (--plan); a cluster file is read by adapters/cluster-source. */
@@ -81,6 +82,7 @@ export function planFromSources(cwd: string, sources: PlanSourceOptions = {}) {
     const request = {
       ...(options.targetVersion ? { targetVersion: options.targetVersion } : {}),
       ...(sources.ccmImageTag ? { ccmImageTag: sources.ccmImageTag } : {}),
+      ...(sources.withNodeIpam ? { withNodeIpam: true } : {}),
     };
     if (sources.planFile) return readPlanFile(resolve(cwd, sources.planFile));
     if (options.rancherContext && options.cluster && clusters.management) {

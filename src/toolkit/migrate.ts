@@ -30,6 +30,8 @@ export interface MigrateOptions extends TargetFlags, ExecutionFlags {
   readonly targetVersion?: string;
   /** A cloud-controller-manager image tag instead of the pinned release. */
   readonly ccmImageTag?: string;
+  /** Move nodeipam to the CCM too, where the CCM release implements it (the planner refuses otherwise). */
+  readonly withNodeIpam?: boolean;
   /** Show the plan (or, with resume, what would happen next) and change nothing. */
   readonly dryRun?: boolean;
   /** Do not ask for confirmation (required when not at a terminal). */
@@ -105,6 +107,7 @@ export async function migrate(
       planFromSources(host.cwd, {
         ...opt('planFile', options.planFile),
         ...opt('ccmImageTag', options.ccmImageTag),
+        ...opt('withNodeIpam', options.withNodeIpam),
       }),
     preflight: deps.preflight ?? preflightVerdict(host.cwd, host.env, clock),
   };

@@ -78,17 +78,25 @@ export function rkeKcmCloudFlags(rke: JsonRecord): KcmCloudFlags {
 }
 
 /**
- * cloud_provider.awsCloudProvider, which RKE renders to /etc/kubernetes/cloud-config for the in-tree
- * provider and not at all for external-aws (rancher/rke cluster/plan.go passes --cloud-config only for `aws`):
- * carried into the CCM instead.
+ * cloud_provider.awsCloudProvider, which RKE renders to /etc/kubernetes/cloud-config (cloudprovider/aws/aws.go
+ * GenerateCloudConfigFile) for the in-tree managers. The switch must remove it, or RKE keeps the in-tree
+ * provider (effective-config.ts), so its settings go into the CCM's ConfigMap instead.
  */
 export function rkeCloudConfig(rke: JsonRecord, ccms: readonly PlannedCcm[]): CloudConfigCarry | undefined {
   if (!isRecord(rke.cloud_provider) || !isRecord(rke.cloud_provider.awsCloudProvider)) return undefined;
-  return carryCloudConfig(
+  const carry = carryCloudConfig(
     rkeAwsCloudProviderConfig(rke.cloud_provider.awsCloudProvider),
     'cloud_provider.awsCloudProvider',
     ccms.map((c) => c.release),
   );
+  const removed: PlanFinding = {
+    severity: 'info',
+    code: 'aws-cloud-provider-removed',
+    message:
+      'switch-to-external removes cloud_provider.awsCloudProvider: RKE picks its in-tree aws provider whenever that block is set, whatever cloud_provider.name says (rancher/rke cloudprovider/cloudprovider.go InitCloudProvider), so keeping it would leave the cluster in-tree, and from 1.27 RKE refuses it ("Cloud provider aws is invalid").',
+    field: 'cloud_provider.awsCloudProvider',
+  };
+  return { ...carry, findings: [...carry.findings, removed] };
 }
 
 /** RKE v1.4.15 (rancher/rke k8s/node.go ExternalAWSCloudProviderName) and v1.5.0 brought external-aws. */

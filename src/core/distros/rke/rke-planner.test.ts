@@ -231,3 +231,16 @@ describe('RKE: in-tree settings carried into the CCM, and who runs route and nod
     }
   });
 });
+
+describe('RKE keeps the in-tree provider while awsCloudProvider is set', () => {
+  it('reads external-aws with an awsCloudProvider block as aws (rke InitCloudProvider), and the switch removes it', () => {
+    const both = CLUSTER_YML.replace('name: aws', 'name: external-aws\n  awsCloudProvider: {global: {zone: a}}');
+    const { def, plan } = planOf(both);
+    expect(rkeEffectiveSettings(def.document).kubeControllerManager).toBe('aws');
+    expect(plan.outcome.type).toBe('migrate');
+    const final = replayObject(rkePlanner, plan, def.document) as { cloud_provider: Record<string, unknown> };
+    expect(final.cloud_provider).not.toHaveProperty('awsCloudProvider');
+    expect(rkeExternalProblems(final)).toEqual([]);
+    expect(plan.findings.map((f) => f.code)).toContain('aws-cloud-provider-removed');
+  });
+});

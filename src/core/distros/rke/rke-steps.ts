@@ -40,6 +40,9 @@ export function rkeApplyStep(stepId: StepId, current: unknown, options: StepOpti
       removeLeaderMigration(rke);
       const provider = ensureRecord(rke, ['cloud_provider']);
       provider.name = RKE_EXTERNAL_PROVIDER;
+      // RKE would pick the in-tree aws provider again while awsCloudProvider is set (effective-config.ts);
+      // its settings went into the CCM's ConfigMap at install-ccm (rke-findings.ts rkeCloudConfig).
+      delete provider.awsCloudProvider;
       provider.useInstanceMetadataHostname = options.decisions.useInstanceMetadataHostname ?? true;
       for (const service of ['kubelet', 'kube-api', 'kube-controller'] as const)
         overrideCloudProviderArg(rke, service);
