@@ -167,3 +167,15 @@ export function renderAwsCloudConfig(config: AwsCloudConfig): string {
   }
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * The cluster id a cloud config names: `KubernetesClusterTag` (legacy) wins over `KubernetesClusterID`, as
+ * awsTagging.init takes it (pkg/providers/v1/tags.go); undefined when it names none (the managers then read
+ * it from their instance's tags).
+ */
+export function configuredClusterId(config: AwsCloudConfig): string | undefined {
+  const value = (key: string): string =>
+    config.global.filter(([k]) => k.toLowerCase() === key.toLowerCase()).at(-1)?.[1] ?? '';
+  const id = value('KubernetesClusterTag') || value('KubernetesClusterID');
+  return id === '' ? undefined : id;
+}

@@ -149,6 +149,19 @@ const RKE_GLOBAL_KEYS: Readonly<Record<string, string>> = {
   'disable-strict-zone-check': 'DisableStrictZoneCheck',
 };
 
+/** The other way: `[Global]` settings as RKE's `cloud_provider.awsCloudProvider` (yaml keys). */
+export function rkeAwsCloudProviderYaml(global: Readonly<Record<string, string>>): {
+  global: Record<string, string | boolean>;
+} {
+  const yamlKey = (ini: string): string =>
+    Object.entries(RKE_GLOBAL_KEYS).find(([, v]) => v.toLowerCase() === ini.toLowerCase())?.[0] ?? ini;
+  return {
+    global: Object.fromEntries(
+      Object.entries(global).map(([k, v]) => [yamlKey(k), v === 'true' ? true : v === 'false' ? false : v]),
+    ),
+  };
+}
+
 /** rancher/rke types/rke_types.go ServiceOverride: yaml key → ini key. */
 const RKE_OVERRIDE_KEYS: Readonly<Record<string, string>> = {
   service: 'Service',

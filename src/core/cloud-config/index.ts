@@ -6,9 +6,15 @@ export {
   CCM_GLOBAL_KEYS,
   SERVICE_OVERRIDE_KEYS,
   canonicalGlobalKey,
+  configuredClusterId,
   ccmReadsGlobalKey,
   parseAwsCloudConfig,
   renderAwsCloudConfig,
   type AwsCloudConfig,
 } from './aws-cloud-config.js';
-export { carryCloudConfig, rkeAwsCloudProviderConfig, type CloudConfigCarry } from './carry-over.js';
+export {
+  carryCloudConfig,
+  rkeAwsCloudProviderConfig,
+  rkeAwsCloudProviderYaml,
+  type CloudConfigCarry,
+} from './carry-over.js';

@@ -45,6 +45,8 @@ export interface DemoDeps {
    * (gaps in particular) do not depend on how busy the machine is.
    */
   readonly virtualTime?: boolean;
+  /** Looks at the twin after verify, before it stops (tests read its API objects and ledger). */
+  readonly inspect?: (twin: Twin) => Promise<void> | void;
 }
 
 export interface DemoResult {
@@ -149,6 +151,7 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
       { clock, ...(deps.instances ? { instances: deps.instances(env) } : {}) },
     );
 
+    await deps.inspect?.(twin);
     const end = clock.now();
     const ledger = twin.ledgerReport();
     const journal = new JournalMirror(stateDir, scenario.clusterName).read();

@@ -138,6 +138,24 @@ const defects = z
     clusterTagMissingOn: z.array(z.enum(['instances', 'subnets', 'security-groups'])).default([]),
     /** A second cluster-tagged security group attached to every node ("Multiple tagged security groups"). */
     secondTaggedSecurityGroup: z.boolean().default(false),
+    /**
+     * A second `kubernetes.io/cluster/<id>` tag (value `owned`) on every instance, as an earlier cluster name
+     * leaves behind: a manager that takes the cluster id from its instance's tags fails with "Found multiple
+     * cluster tags with prefix kubernetes.io/cluster/" (pkg/providers/v1/tags.go findClusterIDs); one told the
+     * id in its cloud config (`KubernetesClusterID`) does not look.
+     */
+    extraInstanceClusterTag: k8sName.optional(),
+  })
+  .strict();
+
+const cloudConfig = z
+  .object({
+    /**
+     * `[Global]` settings of the in-tree provider's cloud config, by their INI names (`KubernetesClusterID:
+     * demo`). RKE twins write them to cluster.yml as `cloud_provider.awsCloudProvider.global` (RKE's yaml
+     * keys) and RKE renders them to /etc/kubernetes/cloud-config; other distributions do not use it yet.
+     */
+    global: z.record(z.string(), z.string()).default({}),
   })
   .strict();
 
@@ -197,6 +215,7 @@ export const scenarioSchema = z
     }),
     defects: defects.default({ clusterTagMissingOn: [], secondTaggedSecurityGroup: false }),
     ccm: ccmChart.optional(),
+    cloudConfig: cloudConfig.optional(),
     timings: timings.default({
       rolloutNodeDelaySeconds: 10,
       componentRestartSeconds: 2,
@@ -212,6 +231,13 @@ export const scenarioSchema = z
         code: 'custom',
         path: ['nodes', 'etcd'],
         message: `dedicated etcd nodes exist only in RKE2 and RKE clusters, not ${scenario.distribution}; use 0`,
+      });
+    }
+    if (scenario.cloudConfig && scenario.distribution !== 'rke') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['cloudConfig'],
+        message: `the twin writes an in-tree cloud config only for RKE (cloud_provider.awsCloudProvider), not ${scenario.distribution}`,
       });
     }
   });

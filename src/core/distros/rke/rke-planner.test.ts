@@ -234,7 +234,10 @@ describe('RKE: in-tree settings carried into the CCM, and who runs route and nod
 
 describe('RKE keeps the in-tree provider while awsCloudProvider is set', () => {
   it('reads external-aws with an awsCloudProvider block as aws (rke InitCloudProvider), and the switch removes it', () => {
-    const both = CLUSTER_YML.replace('name: aws', 'name: external-aws\n  awsCloudProvider: {global: {zone: a}}');
+    const both = CLUSTER_YML.replace(
+      'name: aws',
+      'name: external-aws\n  awsCloudProvider: {global: {zone: a}}',
+    );
     const { def, plan } = planOf(both);
     expect(rkeEffectiveSettings(def.document).kubeControllerManager).toBe('aws');
     expect(plan.outcome.type).toBe('migrate');

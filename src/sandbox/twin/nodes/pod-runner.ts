@@ -60,6 +60,23 @@ function hostPathVolumes(pod: KubeObject, container: ContainerSpec): HostPathVol
   return out;
 }
 
+/** A configMap volume mounted into a container: its files are the ConfigMap's keys (items not modelled). */
+interface ConfigMapMount {
+  readonly configMap: string;
+  readonly mountPath: string;
+}
+
+function configMapMounts(pod: KubeObject, container: ContainerSpec): ConfigMapMount[] {
+  const spec = isRecord(pod.spec) ? pod.spec : {};
+  const volumes = Array.isArray(spec.volumes)
+    ? (spec.volumes as { name?: string; configMap?: { name?: string } }[])
+    : [];
+  return (container.volumeMounts ?? []).flatMap((mount) => {
+    const name = volumes.find((v) => v.name === mount.name)?.configMap?.name;
+    return name ? [{ configMap: name, mountPath: mount.mountPath.replace(/\/$/, '') }] : [];
+  });
+}
+
 export class PodRunner {
   private readonly queue: WorkQueue<string>;
   private readonly running = new Map<string, RunningPod>();
@@ -208,7 +225,11 @@ export class PodRunner {
           role: agent.instance.role,
           args: [...(container.command ?? []).slice(1), ...(container.args ?? [])],
           kubernetesVersion: ccmVersionOf(container.image ?? ''),
-          readFile: agent.readFileFor(volumes),
+          readFile: this.readFileFor(
+            metaOf(pod).namespace ?? 'default',
+            configMapMounts(pod, container),
+            agent.readFileFor(volumes),
+          ),
           log: (line) => this.log(`${key}: ${line}`),
         },
         {
@@ -232,6 +253,28 @@ export class PodRunner {
       running.supervisors.set(container.name, supervisor);
       supervisor.start();
     }
+  }
+
+  /**
+   * A file under a configMap mount is the ConfigMap's key as it is when read (the kubelet projects the keys
+   * as files, kubernetes/kubernetes pkg/volume/configmap); a missing ConfigMap or key reads as ENOENT.
+   * Other paths go to the node's hostPath volumes.
+   */
+  private readFileFor(
+    namespace: string,
+    mounts: readonly ConfigMapMount[],
+    hostPath: (path: string) => Promise<string>,
+  ): (path: string) => Promise<string> {
+    return (path) => {
+      const mount = mounts.find((m) => path.startsWith(`${m.mountPath}/`));
+      if (!mount) return hostPath(path);
+      const data = this.kube.get(R.configmaps, namespace, mount.configMap)?.data;
+      const value = isRecord(data) ? data[path.slice(mount.mountPath.length + 1)] : undefined;
+      if (typeof value === 'string') return Promise.resolve(value);
+      return Promise.reject(
+        Object.assign(new Error(`open ${path}: no such file or directory`), { code: 'ENOENT' }),
+      );
+    };
   }
 
   private writeStatus(key: string): void {

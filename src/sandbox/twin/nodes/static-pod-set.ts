@@ -114,7 +114,7 @@ export class StaticPodSet {
         role: instance.role,
         args: flagsOf(pod),
         kubernetesVersion: version,
-        readFile: this.deps.readFileFor(pod.volumes),
+        readFile: withHostFiles(pod.files, this.deps.readFileFor(pod.volumes)),
         log: (line) => this.deps.log(`${podName}: ${line}`),
       },
       {
@@ -197,4 +197,15 @@ function kubeVersionOf(kubelet: string | undefined, image: string): KubernetesVe
   } catch {
     return parseKubernetesVersion('v1.26.0', 'version');
   }
+}
+
+/** The host files the distribution wrote for the component first, then its hostPath volumes. */
+function withHostFiles(
+  files: Readonly<Record<string, string>> | undefined,
+  read: (path: string) => Promise<string>,
+): (path: string) => Promise<string> {
+  return (path) => {
+    const text = files?.[path];
+    return text === undefined ? read(path) : Promise.resolve(text);
+  };
 }
