@@ -96,7 +96,14 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
     );
 
     progress('preflight: auditing the cluster and the AWS account');
-    const pre = await preflight({ ...target, env, cwd: host.cwd, clock });
+    const targetVersion = scenario.migration.targetVersion;
+    const pre = await preflight({
+      ...target,
+      env,
+      cwd: host.cwd,
+      clock,
+      ...(targetVersion ? { targetVersion } : {}),
+    });
     const counts = countStatuses(pre.report);
     progress(`preflight: ${counts}`);
     for (const c of pre.report.checks.filter((check) => check.status === 'fail'))
@@ -112,6 +119,7 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
           ...target,
           yes: true,
           stateDir,
+          ...(targetVersion ? { targetVersion } : {}),
           ...execution,
           ...extra,
         },

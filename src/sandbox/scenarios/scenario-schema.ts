@@ -148,6 +148,25 @@ const defects = z
   })
   .strict();
 
+const network = z
+  .object({
+    /**
+     * kubeadm: the kube-controller-manager keeps --configure-cloud-routes at its default (true) next to
+     * --allocate-node-cidrs=true, so the route controller writes pod-CIDR routes to the cluster's route
+     * tables, and must move to the CCM with the migration. Default false (kubeadm's twin passes false).
+     */
+    cloudRoutes: z.boolean().default(false),
+  })
+  .strict();
+
+/** What the person running uproot passes for this scenario (`uproot demo` passes it to migrate). */
+const migration = z
+  .object({
+    /** `--target-version`: migrate and then upgrade one minor at a time to this release. */
+    targetVersion: z.string().min(1).optional(),
+  })
+  .strict();
+
 const cloudConfig = z
   .object({
     /**
@@ -216,6 +235,8 @@ export const scenarioSchema = z
     defects: defects.default({ clusterTagMissingOn: [], secondTaggedSecurityGroup: false }),
     ccm: ccmChart.optional(),
     cloudConfig: cloudConfig.optional(),
+    network: network.default({ cloudRoutes: false }),
+    migration: migration.default({}),
     timings: timings.default({
       rolloutNodeDelaySeconds: 10,
       componentRestartSeconds: 2,
@@ -231,6 +252,13 @@ export const scenarioSchema = z
         code: 'custom',
         path: ['nodes', 'etcd'],
         message: `dedicated etcd nodes exist only in RKE2 and RKE clusters, not ${scenario.distribution}; use 0`,
+      });
+    }
+    if (scenario.network.cloudRoutes && scenario.distribution !== 'kubeadm') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['network', 'cloudRoutes'],
+        message: `the twin models cloud routes for kubeadm only, not ${scenario.distribution}`,
       });
     }
     if (scenario.cloudConfig && scenario.distribution !== 'rke') {

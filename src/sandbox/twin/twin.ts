@@ -234,7 +234,9 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       });
       fleet.add(agent);
       if (nodeDir) {
-        writeInitialKubeadmFiles(nodeDir, instance, version, cloud);
+        writeInitialKubeadmFiles(nodeDir, instance, version, cloud, {
+          cloudRoutes: scenario.network.cloudRoutes,
+        });
         kubeadmDirs.push({ agent, nodeDir });
       }
     }
