@@ -87,7 +87,9 @@ export function planFromSources(cwd: string, sources: PlanSourceOptions = {}) {
     if (sources.planFile) return readPlanFile(resolve(cwd, sources.planFile));
     if (options.rancherContext && options.cluster && clusters.management) {
       const live = await readRancherClusterSource(clusters.management, options.cluster);
-      return planClusterFiles([live], { ...request, distro: 'rke2' }).plan;
+      // A provisioning Cluster (RKE2) or, for RKE under Rancher, the v3 management Cluster.
+      const distro = live.path.startsWith('clusters.management.cattle.io/') ? 'rke' : 'rke2';
+      return planClusterFiles([live], { ...request, distro }).plan;
     }
     if (options.clusterFile)
       return planClusterFiles(readClusterFiles([resolve(cwd, options.clusterFile)]), request).plan;

@@ -6,7 +6,13 @@
  */
 import { InputError } from '../../../errors/index.js';
 import { rke2EffectiveConfig, roleLabels } from '../../distros/rke2/index.js';
-import { extraArgs, rkeConfigOf, rkeEffectiveSettings } from '../../distros/rke/index.js';
+import {
+  extraArgs,
+  isManagementRkeCluster,
+  managementView,
+  rkeConfigOf,
+  rkeEffectiveSettings,
+} from '../../distros/rke/index.js';
 import {
   configuredClusterId,
   parseAwsCloudConfig,
@@ -85,6 +91,9 @@ export function readClusterDefinition(doc: unknown, source: string): ClusterDefi
     return readRke2(doc, source);
   }
   if (doc.kind === 'Pod') return readKubeadm(doc, source);
+  // RKE under Rancher: the clusters.management.cattle.io object, read through its yaml view.
+  if (isManagementRkeCluster(doc))
+    return readRke(managementView(doc as Parameters<typeof managementView>[0]), source);
   if (isObj(doc.rancher_kubernetes_engine_config))
     return readRke(doc.rancher_kubernetes_engine_config, source);
   if (Array.isArray(doc.nodes) || isObj(doc.services) || isObj(doc.cloud_provider))

@@ -39,7 +39,7 @@ export function namingFindings(
       message: value
         ? `useInstanceMetadataHostname: true${fromFlag ? ' (from the flag)' : ''}: kubelet and kube-proxy take the node name from the EC2 metadata hostname (seed 004).`
         : `useInstanceMetadataHostname: false${fromFlag ? ' (from the flag)' : ''}: node names stay as the nodes set them; they must be the EC2 private DNS names.`,
-      ...(def.form === 'rancher'
+      ...(def.form !== 'cluster-yml'
         ? {
             hint: 'custom clusters whose nodes were registered with --node-name need --no-use-instance-metadata-hostname',
           }
@@ -106,9 +106,9 @@ export function rkeExternalAwsFinding(form: RkeDefinition['form']): PlanFinding 
   return {
     severity: 'warning',
     code: 'rke-external-aws-version',
-    message: `cloud_provider external-aws exists only from RKE ${RKE_EXTERNAL_AWS_SINCE.rke.join(' / ')} (Rancher ${RKE_EXTERNAL_AWS_SINCE.rancher.join(' / ')}); an older ${form === 'rancher' ? 'Rancher' : 'rke binary'} does not know the name and cannot switch the cluster.`,
+    message: `cloud_provider external-aws exists only from RKE ${RKE_EXTERNAL_AWS_SINCE.rke.join(' / ')} (Rancher ${RKE_EXTERNAL_AWS_SINCE.rancher.join(' / ')}); an older ${form === 'cluster-yml' ? 'rke binary' : 'Rancher'} does not know the name and cannot switch the cluster.`,
     hint:
-      form === 'rancher'
+      form !== 'cluster-yml'
         ? 'check the Rancher version (Help → About, or the server-version setting) before the switch; uproot migrate reads it and refuses an older Rancher'
         : 'run `rke --version` before the switch; uproot migrate asks the --rke-binary and refuses an older one',
   };

@@ -247,3 +247,69 @@ describe('RKE keeps the in-tree provider while awsCloudProvider is set', () => {
     expect(plan.findings.map((f) => f.code)).toContain('aws-cloud-provider-removed');
   });
 });
+
+describe('Rancher-managed RKE: the clusters.management.cattle.io object, edited in place', () => {
+  const V3 = `apiVersion: management.cattle.io/v3
+kind: Cluster
+metadata:
+  name: c-7x2kq
+  resourceVersion: "4242"
+spec:
+  displayName: analytics
+  fleetWorkspaceName: fleet-default
+  rancherKubernetesEngineConfig:
+    kubernetesVersion: v1.26.15-rancher1-1
+    ignoreDockerVersion: true
+    cloudProvider:
+      name: aws
+      awsCloudProvider:
+        global:
+          kubernetes-cluster-id: analytics
+    services:
+      kubeController:
+        clusterCidr: 10.42.0.0/16
+        extraArgs:
+          terminated-pod-gc-threshold: "500"
+      kubeApi:
+        serviceNodePortRange: 30000-32767
+    nodes:
+      - address: 10.0.0.1
+        hostnameOverride: ip-10-0-0-1.ec2.internal
+        role: [controlplane, etcd, worker]
+`;
+
+  it('plans edits of the v3 Cluster (no manual save), keeping every key it does not touch', () => {
+    const { def, plan } = planOf(V3);
+    expect(def.form).toBe('management');
+    expect(def.name).toBe('analytics');
+    const edits = plan.steps.flatMap((s) => s.changes).filter((c) => c.type === 'edit-cluster-definition');
+    expect(edits.length).toBeGreaterThan(0);
+    for (const e of edits)
+      expect(e.target).toEqual({
+        api: 'management',
+        apiVersion: 'management.cattle.io/v3',
+        kind: 'Cluster',
+        name: 'c-7x2kq',
+      });
+    expect(
+      plan.steps
+        .flatMap((s) => s.changes)
+        .some((c) => c.type === 'manual' && /Edit YAML/.test(c.description)),
+    ).toBe(false);
+    const final = replayObject(rkePlanner, plan, def.live) as {
+      spec: { rancherKubernetesEngineConfig: Record<string, any>; displayName: string };
+    };
+    const rke = final.spec.rancherKubernetesEngineConfig;
+    expect(rke.cloudProvider).toEqual({ name: 'external-aws', useInstanceMetadataHostname: false });
+    expect(rke.services.kubeController).toEqual({
+      clusterCidr: '10.42.0.0/16',
+      extraArgs: { 'terminated-pod-gc-threshold': '500' },
+    });
+    expect(rke.services.kubeApi).toEqual({ serviceNodePortRange: '30000-32767' });
+    expect(rke.ignoreDockerVersion).toBe(true);
+    expect(rke.nodes[0].hostnameOverride).toBe('ip-10-0-0-1.ec2.internal');
+    expect(final.spec.displayName).toBe('analytics');
+    // The carried setting went into the CCM's ConfigMap.
+    expect(plan.decisions?.cloudConfig).toBe('[Global]\nKubernetesClusterID = analytics\n');
+  });
+});

@@ -56,6 +56,7 @@ import {
   finalStateFindings,
   namingFindings,
 } from './rke-findings.js';
+import { MANAGEMENT_CLUSTER, withManagementView } from './rke-management-form.js';
 import { rkeApplyStep } from './rke-steps.js';
 
 const SEED_002 = 'seed 002 (Rancher, "Migrating Amazon In-tree to Out-of-tree"), RKE tab';
@@ -125,23 +126,35 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
   const file = def.file.path;
   const fileName = baseName(file);
   const plan = new PlanAssembly();
+  const live = def.live;
   const definition = definitionEditor({
     file,
-    target: { file },
+    // Rancher-managed: uproot edits the v3 Cluster in the management cluster (resourceVersion, backup), and
+    // Rancher runs rke up (the cluster-rolled-out gate waits for status.appliedSpec).
+    target: live
+      ? { api: 'management', ...MANAGEMENT_CLUSTER, name: String(getPath(live, ['metadata', 'name'])) }
+      : { file },
     start: { object: document, text: def.file.text },
-    render: (object) => editYamlText(def.file.text, docIndex, object),
+    render: (object) =>
+      editYamlText(def.file.text, docIndex, live ? withManagementView(live, object) : object),
     apply: (id, object) => rkeApplyStep(id, object, stepOptions),
     assembly: plan,
   });
-  const applyCluster: Change = {
-    type: 'manual',
-    description:
-      def.form === 'rancher' ? 'Save the edited cluster in Rancher' : 'Apply the edited cluster.yml with RKE',
-    instructions:
-      def.form === 'rancher'
-        ? `In Rancher: Cluster Management → ${def.name} → ⋮ → Edit YAML, replace the contents with the step's ${fileName}, and save. Rancher updates the nodes one by one.`
-        : `rke up --config ${fileName}   (RKE updates the nodes one by one; keep cluster.rkestate next to it)`,
-  };
+  const applyCluster: Change[] = live
+    ? []
+    : [
+        {
+          type: 'manual',
+          description:
+            def.form === 'rancher'
+              ? 'Save the edited cluster in Rancher'
+              : 'Apply the edited cluster.yml with RKE',
+          instructions:
+            def.form === 'rancher'
+              ? `In Rancher: Cluster Management → ${def.name} → ⋮ → Edit YAML, replace the contents with the step's ${fileName}, and save. Rancher updates the nodes one by one.`
+              : `rke up --config ${fileName}   (RKE updates the nodes one by one; keep cluster.rkestate next to it)`,
+        },
+      ];
 
   const grant = kcmLeaseGrantStep();
   plan.addStep(grant.step);
@@ -156,10 +169,10 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
       description:
         'Each KCM (still in-tree AWS) then runs route, service and cloud-node-lifecycle under the migration lease; from 1.22 the default configuration needs no file.',
       source: `${SEED_002}, step 1`,
-      changes: editChanges(enable, applyCluster),
+      changes: editChanges(enable, ...applyCluster),
       undo: {
         description: 'Edit cluster.yml back and apply it.',
-        changes: undoChanges(enable, applyCluster),
+        changes: undoChanges(enable, ...applyCluster),
       },
     }),
   );
@@ -187,14 +200,14 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
       description:
         'RKE updates and uncordons each node; the KCMs stop running the cloud controllers and the CCM pods take over through the migration lease. uproot uncordons the control-plane nodes afterwards (a no-op where RKE already did).',
       source: `${SEED_002}, step 5; ${SEED_004}, steps 1-2 (RKE)`,
-      changes: [...editChanges(switched, applyCluster), ...moveCcm],
+      changes: [...editChanges(switched, ...applyCluster), ...moveCcm],
       selector: CP_SELECTOR,
       ...(versions.upgrade ? { versionGate: gates.kubernetesVersion('rke', versions.target.raw) } : {}),
       undo: {
         description: versions.upgrade
           ? 'Rolling back to the in-tree provider is impossible once the cluster runs 1.27.'
           : 'Edit cluster.yml back and apply it: the KCMs return to in-tree with leader migration and take the migration lease back (seed 003, rollback).',
-        changes: undoChanges(switched, applyCluster),
+        changes: undoChanges(switched, ...applyCluster),
       },
     }),
   );
@@ -214,7 +227,7 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
         version,
         description: `RKE updates the control-plane nodes one at a time, then the workers, to ${hop.version}; then the CCM moves to ${ccmImage(hop.ccmTag)}, the release of that minor (never newer than the API server). The next hop starts only when every kubelet and the API server run ${runningForms('rke', hop.version).kubeletVersion}.`,
         source: `${JOURNEY_SOURCE}; ${SEED_002}, "If you're upgrading the cluster's Kubernetes version, set the Kubernetes version as well"`,
-        changes: [...editChanges(edit, applyCluster), ...ccm],
+        changes: [...editChanges(edit, ...applyCluster), ...ccm],
         gates: [
           gates.clusterRolledOut(),
           gates.kubernetesVersion('rke', hop.version),
