@@ -49,6 +49,7 @@ export function evaluateClusterRolledOut(
     }
   }
   if (cluster.ready === false) return wait('status.ready is false', fix);
+  if (rke1) return pass(`Rancher applied the change to ${name} (status.appliedSpec, condition Updated True)`);
   return pass(
     `Rancher rolled out generation ${cluster.observedGeneration ?? cluster.generation ?? '?'} of ${name}`,
   );

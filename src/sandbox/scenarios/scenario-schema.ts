@@ -167,6 +167,17 @@ const migration = z
   })
   .strict();
 
+const rke = z
+  .object({
+    /**
+     * `rke-cli`: a cluster.yml applied with `rke up` (written to the sandbox folder). `rancher`: Rancher
+     * manages the cluster: its RKE options live in the management cluster's clusters.management.cattle.io
+     * object (context `rancher`), and Rancher runs `rke up` when the object changes.
+     */
+    managedBy: z.enum(['rke-cli', 'rancher']).default('rke-cli'),
+  })
+  .strict();
+
 const cloudConfig = z
   .object({
     /**
@@ -236,6 +247,7 @@ export const scenarioSchema = z
     ccm: ccmChart.optional(),
     cloudConfig: cloudConfig.optional(),
     network: network.default({ cloudRoutes: false }),
+    rke: rke.default({ managedBy: 'rke-cli' }),
     migration: migration.default({}),
     timings: timings.default({
       rolloutNodeDelaySeconds: 10,
@@ -259,6 +271,13 @@ export const scenarioSchema = z
         code: 'custom',
         path: ['network', 'cloudRoutes'],
         message: `the twin models cloud routes for kubeadm only, not ${scenario.distribution}`,
+      });
+    }
+    if (scenario.rke.managedBy === 'rancher' && scenario.distribution !== 'rke') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['rke', 'managedBy'],
+        message: `rke.managedBy applies to RKE clusters, not ${scenario.distribution}`,
       });
     }
     if (scenario.cloudConfig && scenario.distribution !== 'rke') {

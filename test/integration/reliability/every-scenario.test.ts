@@ -20,6 +20,7 @@ const MUST_MIGRATE = new Set([
   'kubeadm-intree',
   'rke2-separate-pools',
   'cloud-config-carried-over',
+  'rke-rancher',
 ]);
 
 describe('uproot demo on every scenario', () => {
