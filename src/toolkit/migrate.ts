@@ -23,6 +23,8 @@ import { executionFor, requireConfirmation, withLockedJournal, type RunDeps } fr
 import type { ExecutionFlags, RunHost } from './session/run-settings.js';
 import { validateTargets, type TargetFlags } from './targets.js';
 import { planFromSources, plannerTransforms, preflightVerdict } from './migrate-sources.js';
+import { rkeBinaryTooling } from './rke-tooling-probe.js';
+import { ProcessRunner } from '../adapters/process/run-command.js';
 
 export interface MigrateOptions extends TargetFlags, ExecutionFlags {
   /** A plan reviewed beforehand (`uproot plan -o json`) instead of planning now. */
@@ -108,6 +110,8 @@ export async function migrate(
         ...opt('planFile', options.planFile),
         ...opt('ccmImageTag', options.ccmImageTag),
         ...opt('withNodeIpam', options.withNodeIpam),
+        rkeVersion: () =>
+          rkeBinaryTooling(deps.runner ?? new ProcessRunner(clock), options.rkeBinary ?? 'rke', host.cwd),
       }),
     preflight: deps.preflight ?? preflightVerdict(host.cwd, host.env, clock),
   };

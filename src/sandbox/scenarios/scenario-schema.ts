@@ -175,6 +175,11 @@ const rke = z
      * object (context `rancher`), and Rancher runs `rke up` when the object changes.
      */
     managedBy: z.enum(['rke-cli', 'rancher']).default('rke-cli'),
+    /** With `rancher`: the Rancher server's version (settings.management.cattle.io/server-version). */
+    rancherVersion: z
+      .string()
+      .regex(/^v\d+\.\d+\.\d+$/, 'must be a Rancher release such as v2.8.5')
+      .default('v2.8.5'),
   })
   .strict();
 
@@ -247,7 +252,7 @@ export const scenarioSchema = z
     ccm: ccmChart.optional(),
     cloudConfig: cloudConfig.optional(),
     network: network.default({ cloudRoutes: false }),
-    rke: rke.default({ managedBy: 'rke-cli' }),
+    rke: rke.default({ managedBy: 'rke-cli', rancherVersion: 'v2.8.5' }),
     migration: migration.default({}),
     timings: timings.default({
       rolloutNodeDelaySeconds: 10,

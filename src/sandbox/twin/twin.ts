@@ -254,7 +254,13 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
         : undefined;
     if (clusterYaml && rkeConfigPath) writeFileSync(rkeConfigPath, clusterYaml.text);
     if (clusterYaml && rancherRke && managementKube)
-      seedRancherRke1(managementKube, scenario.clusterName, clusterYaml.text, clock.now());
+      seedRancherRke1(
+        managementKube,
+        scenario.clusterName,
+        clusterYaml.text,
+        clock.now(),
+        scenario.rke.rancherVersion,
+      );
     const rkeUp = new RkeUp({
       agents: fleet.all(),
       kube,

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -60,6 +60,39 @@ describe('demo: Rancher-managed RKE', () => {
       expect(text).toMatch(/updated Cluster c-\w+ \(resourceVersion \d+\)/);
       expect(text).toMatch(/Rancher has not applied the change yet/);
       expect(text).toMatch(/Rancher applied the change to c-\w+/);
+      // The plan read Rancher's version before the switch (settings.management.cattle.io/server-version).
+      const findings =
+        outcome.type === 'ran' && outcome.result.type === 'completed'
+          ? outcome.result.journal.plan.findings
+          : [];
+      expect(findings.find((f) => f.code === 'rke-external-aws-version')?.message).toMatch(
+        /Rancher v2\.8\.5 \(settings\.management\.cattle\.io\/server-version\) knows cloud_provider external-aws/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('refuses before any change when Rancher is older than v2.7.11 (no external-aws)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uproot-rke-rancher-old-'));
+    const file = join(dir, 'old-rancher.yaml');
+    writeFileSync(
+      file,
+      readFileSync('scenarios/rke-rancher.yaml', 'utf8')
+        .replace('name: rke-rancher', 'name: old-rancher')
+        .replace('managedBy: rancher', 'managedBy: rancher\n  rancherVersion: v2.7.5'),
+    );
+    try {
+      await expect(
+        runDemo(
+          { scenario: file, timeScale: 1, dir: join(dir, 'twin') },
+          { cwd: dir, env: { PATH: process.env.PATH }, interactive: false },
+          { instances: ec2Instances, virtualTime: true },
+        ),
+      ).rejects.toMatchObject({
+        code: 'UP-PLAN-RKE-EXTERNAL-AWS',
+        message: expect.stringMatching(/Rancher v2\.7\.5 .* does not know cloud_provider external-aws/),
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

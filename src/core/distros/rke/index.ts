@@ -33,3 +33,9 @@ export {
   managementView,
   withManagementView,
 } from './rke-management-form.js';
+export {
+  externalAwsToolingFinding,
+  knowsExternalAws,
+  rkeVersionFromOutput,
+  type RkeTooling,
+} from './rke-tooling.js';

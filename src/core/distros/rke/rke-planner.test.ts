@@ -5,7 +5,7 @@ import { stepOptionsFromPlan } from '../distro.js';
 import { jsonPatchBetween } from '../shared/plan-building.js';
 import { codeOf, example, planFile, replayObject, replayText } from '../shared/test-support/examples.js';
 import { rkeEffectiveSettings, rkeExternalProblems } from './effective-config.js';
-import { rkePlanner } from './index.js';
+import { knowsExternalAws, rkePlanner, rkeVersionFromOutput } from './index.js';
 import type { RkeDefinition } from './rke-cluster.js';
 
 const planOf = planFile<RkeDefinition>(rkePlanner, 'cluster.yml');
@@ -311,5 +311,43 @@ spec:
     expect(final.spec.displayName).toBe('analytics');
     // The carried setting went into the CCM's ConfigMap.
     expect(plan.decisions?.cloudConfig).toBe('[Global]\nKubernetesClusterID = analytics\n');
+  });
+});
+
+describe('the tooling that runs rke up must know external-aws (RKE v1.4.15 / v1.5.0, Rancher v2.7.11 / v2.8.0)', () => {
+  it('compares RKE and Rancher versions per line', () => {
+    const rke = (version: string) => knowsExternalAws({ kind: 'rke', version, source: 'x' });
+    const rancher = (version: string) => knowsExternalAws({ kind: 'rancher', version, source: 'x' });
+    expect([rke('v1.4.14'), rke('v1.4.15'), rke('v1.3.24'), rke('v1.5.0'), rke('v1.8.1')]).toEqual([
+      false,
+      true,
+      false,
+      true,
+      true,
+    ]);
+    expect([
+      rancher('v2.7.10'),
+      rancher('v2.7.11'),
+      rancher('v2.6.14'),
+      rancher('v2.8.0'),
+      rancher('v2.11.3'),
+    ]).toEqual([false, true, false, true, true]);
+    expect(rancher('head')).toBeUndefined();
+    expect(rkeVersionFromOutput('rke version v1.4.15\n')).toBe('v1.4.15');
+  });
+
+  it('refuses the plan for an rke binary without external-aws, and says what it checked otherwise', () => {
+    expect(
+      codeOf(() =>
+        planOf(CLUSTER_YML, { rkeTooling: { kind: 'rke', version: 'v1.4.14', source: 'rke --version' } }),
+      ),
+    ).toBe('UP-PLAN-RKE-EXTERNAL-AWS');
+    const { plan } = planOf(CLUSTER_YML, {
+      rkeTooling: { kind: 'rke', version: 'v1.5.10', source: 'rke --version' },
+    });
+    expect(plan.findings.find((f) => f.code === 'rke-external-aws-version')).toMatchObject({
+      severity: 'info',
+      message: expect.stringMatching(/^RKE v1\.5\.10 \(rke --version\) knows cloud_provider external-aws/),
+    });
   });
 });

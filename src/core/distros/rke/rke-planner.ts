@@ -58,6 +58,7 @@ import {
 } from './rke-findings.js';
 import { MANAGEMENT_CLUSTER, withManagementView } from './rke-management-form.js';
 import { rkeApplyStep } from './rke-steps.js';
+import { externalAwsToolingFinding } from './rke-tooling.js';
 
 const SEED_002 = 'seed 002 (Rancher, "Migrating Amazon In-tree to Out-of-tree"), RKE tab';
 const SEED_004 = 'seed 004 (Rancher, "Setting up the Amazon Cloud Provider"), out-of-tree RKE';
@@ -251,7 +252,7 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
     ccmInstallFinding(chart),
     ...handover.findings,
     ...(carried?.findings ?? []),
-    rkeExternalAwsFinding(def.form),
+    options.rkeTooling ? externalAwsToolingFinding(options.rkeTooling) : rkeExternalAwsFinding(def.form),
     ...csiMigrationFindings(document),
     ...finalStateFindings(definition.current.object),
     rkeEndOfLifeFinding(versions.upgrade),

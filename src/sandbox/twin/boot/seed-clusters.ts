@@ -72,7 +72,14 @@ export function seedRancherRke1(
   clusterName: string,
   clusterYml: string,
   now: number,
+  rancherVersion: string,
 ): void {
+  management.ensure('management.cattle.io/v3/settings', {
+    apiVersion: 'management.cattle.io/v3',
+    kind: 'Setting',
+    metadata: { name: 'server-version' },
+    value: rancherVersion,
+  });
   management.ensure(R.namespaces, {
     apiVersion: 'v1',
     kind: 'Namespace',
