@@ -254,13 +254,7 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
         : undefined;
     if (clusterYaml && rkeConfigPath) writeFileSync(rkeConfigPath, clusterYaml.text);
     if (clusterYaml && rancherRke && managementKube)
-      seedRancherRke1(
-        managementKube,
-        scenario.clusterName,
-        clusterYaml.text,
-        clock.now(),
-        scenario.rke.rancherVersion,
-      );
+      seedRancherRke1(managementKube, scenario, clusterYaml.text, clock.now());
     const rkeUp = new RkeUp({
       agents: fleet.all(),
       kube,
@@ -303,13 +297,7 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       planner.start();
       cleanups.push(() => planner?.stop());
     } else if (rancherRke && managementKube) {
-      const rancher = new RancherRke1Controller({
-        management: managementKube,
-        rkeUp,
-        clock,
-        clusterId: rke1ClusterId(scenario.clusterName),
-        log,
-      });
+      const rancher = new RancherRke1Controller({ management: managementKube, rkeUp, clock, scenario, log });
       rancher.start();
       cleanups.push(() => rancher.stop());
     }

@@ -13,11 +13,25 @@ import { MANAGEMENT_CLUSTERS, rke1ClusterId } from '../../../src/sandbox/twin/rk
  * written with the object's resourceVersion after a backup, and each followed by Rancher's `rke up`
  * (status.appliedSpec, condition Updated) before the next step starts.
  */
+interface V3Cluster {
+  spec: {
+    rancherKubernetesEngineConfig: {
+      cloudProvider: unknown;
+      services?: { kubeController?: { extraArgs?: Record<string, string> } };
+    };
+  };
+  status: {
+    appliedSpec: { rancherKubernetesEngineConfig: unknown };
+    conditions: unknown[];
+    failedSpec?: unknown;
+  };
+}
+
 describe('demo: Rancher-managed RKE', () => {
   it('migrates end to end through the v3 Cluster, waiting for Rancher after every edit', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'uproot-rke-rancher-'));
     const events: EngineEvent[] = [];
-    let final: Record<string, any> | undefined;
+    let final: V3Cluster | undefined;
     let wrapper: unknown;
     let rkeConfigFile: string | undefined;
     try {
@@ -30,7 +44,7 @@ describe('demo: Rancher-managed RKE', () => {
           onEvent: (e) => events.push(e),
           inspect: (twin) => {
             const kube = twin.management!.store;
-            final = kube.get(MANAGEMENT_CLUSTERS, undefined, rke1ClusterId('demo')) as Record<string, any>;
+            final = kube.get(MANAGEMENT_CLUSTERS, undefined, rke1ClusterId('demo')) as unknown as V3Cluster;
             wrapper = kube.get('provisioning.cattle.io/v1/clusters', 'fleet-default', rke1ClusterId('demo'));
             rkeConfigFile = twin.files.rkeConfig;
           },

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { UprootError } from '../../../errors/index.js';
 import { decodeLeaderMigrationConfiguration } from '../../leader-migration/index.js';
 import { stepOptionsFromPlan } from '../distro.js';

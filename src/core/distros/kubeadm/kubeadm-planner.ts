@@ -93,12 +93,8 @@ export function planKubeadm(def: KubeadmDefinition, options: PlanOptions): Migra
     { withNodeIpam, ccmInstall: 'static-pod' },
     'roll-control-plane',
   );
-  // Refuses --with-nodeipam (no aws CCM implements Node IPAM) and route on a #1351 release.
-  const handover = planControllerHandover({
-    kcm: kcmCloudFlags(kcmFlags, [], `${kcm.file.path} (kube-controller-manager command)`),
-    ccms: plannedCcms(baseOptions),
-    withNodeIpam,
-  });
+  const kcmCloud = kcmCloudFlags(kcmFlags, [], `${kcm.file.path} (kube-controller-manager command)`);
+  const handover = planControllerHandover({ kcm: kcmCloud, ccms: plannedCcms(baseOptions), withNodeIpam });
   const stepOptions = withCarriedDecisions(baseOptions, handover, undefined);
   const allVersions = releasesInvolved(versions, tags, journeyHops(stepOptions));
   const config = leaderMigrationTexts(allVersions, withNodeIpam);

@@ -297,7 +297,15 @@ spec:
         .some((c) => c.type === 'manual' && /Edit YAML/.test(c.description)),
     ).toBe(false);
     const final = replayObject(rkePlanner, plan, def.live) as {
-      spec: { rancherKubernetesEngineConfig: Record<string, any>; displayName: string };
+      spec: {
+        displayName: string;
+        rancherKubernetesEngineConfig: {
+          cloudProvider: unknown;
+          ignoreDockerVersion: boolean;
+          services: { kubeController: unknown; kubeApi: unknown };
+          nodes: { hostnameOverride: string }[];
+        };
+      };
     };
     const rke = final.spec.rancherKubernetesEngineConfig;
     expect(rke.cloudProvider).toEqual({ name: 'external-aws', useInstanceMetadataHostname: false });
@@ -307,7 +315,7 @@ spec:
     });
     expect(rke.services.kubeApi).toEqual({ serviceNodePortRange: '30000-32767' });
     expect(rke.ignoreDockerVersion).toBe(true);
-    expect(rke.nodes[0].hostnameOverride).toBe('ip-10-0-0-1.ec2.internal');
+    expect(rke.nodes[0]?.hostnameOverride).toBe('ip-10-0-0-1.ec2.internal');
     expect(final.spec.displayName).toBe('analytics');
     // The carried setting went into the CCM's ConfigMap.
     expect(plan.decisions?.cloudConfig).toBe('[Global]\nKubernetesClusterID = analytics\n');

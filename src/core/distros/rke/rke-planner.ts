@@ -6,7 +6,7 @@
 import { InputError } from '../../../errors/index.js';
 import { parseKubernetesVersion } from '../../kubernetes-version/index.js';
 import type { Change, MigrationPlan, PlanFinding } from '../../plan/plan-types.js';
-import type { PlanOptions } from '../distro.js';
+import type { PlanOptions, StepOptions } from '../distro.js';
 import { CONTROL_PLANE_LABEL } from '../shared/ccm-chart.js';
 import {
   cordonStep,
@@ -15,7 +15,13 @@ import {
   switchToExternalStep,
   verifyProviderIdsStep,
 } from '../shared/common-steps.js';
-import { baseName, definitionEditor, editChanges, undoChanges } from '../shared/definition-edit.js';
+import {
+  baseName,
+  definitionEditor,
+  editChanges,
+  undoChanges,
+  type DefinitionEditor,
+} from '../shared/definition-edit.js';
 import { planControllerHandover, plannedCcms, withCarriedDecisions } from '../shared/controller-handover.js';
 import { getPath } from '../shared/json-value.js';
 import { JOURNEY_SOURCE, journeyHops, upgradeStep } from '../shared/journey-steps.js';
@@ -124,38 +130,8 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
   const chart = rkeCcmChart(helmController, tags, { ccmArgs: handover.ccmArgs, cloudConfig: carried?.text });
   const stepOptions = withCarriedDecisions(baseOptions, handover, carried);
 
-  const file = def.file.path;
-  const fileName = baseName(file);
   const plan = new PlanAssembly();
-  const live = def.live;
-  const definition = definitionEditor({
-    file,
-    // Rancher-managed: uproot edits the v3 Cluster in the management cluster (resourceVersion, backup), and
-    // Rancher runs rke up (the cluster-rolled-out gate waits for status.appliedSpec).
-    target: live
-      ? { api: 'management', ...MANAGEMENT_CLUSTER, name: String(getPath(live, ['metadata', 'name'])) }
-      : { file },
-    start: { object: document, text: def.file.text },
-    render: (object) =>
-      editYamlText(def.file.text, docIndex, live ? withManagementView(live, object) : object),
-    apply: (id, object) => rkeApplyStep(id, object, stepOptions),
-    assembly: plan,
-  });
-  const applyCluster: Change[] = live
-    ? []
-    : [
-        {
-          type: 'manual',
-          description:
-            def.form === 'rancher'
-              ? 'Save the edited cluster in Rancher'
-              : 'Apply the edited cluster.yml with RKE',
-          instructions:
-            def.form === 'rancher'
-              ? `In Rancher: Cluster Management → ${def.name} → ⋮ → Edit YAML, replace the contents with the step's ${fileName}, and save. Rancher updates the nodes one by one.`
-              : `rke up --config ${fileName}   (RKE updates the nodes one by one; keep cluster.rkestate next to it)`,
-        },
-      ];
+  const { definition, applyCluster } = rkeDefinition(def, plan, stepOptions);
 
   const grant = kcmLeaseGrantStep();
   plan.addStep(grant.step);
@@ -258,4 +234,45 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
     rkeEndOfLifeFinding(versions.upgrade),
   ];
   return migrationPlan(def, stepOptions, { steps: plan.steps, findings, artifacts: plan.artifacts });
+}
+
+/**
+ * The cluster definition the steps edit, and what applies an edit: a person's `rke up` (cluster.yml) or save
+ * in Rancher's form; for the management object nothing (uproot writes the v3 Cluster with its
+ * resourceVersion after a backup, Rancher runs rke up, and the cluster-rolled-out gate waits for
+ * status.appliedSpec).
+ */
+function rkeDefinition(
+  def: RkeDefinition,
+  plan: PlanAssembly,
+  stepOptions: StepOptions,
+): { definition: DefinitionEditor; applyCluster: Change[] } {
+  const { docIndex, document, live } = def;
+  const file = def.file.path;
+  const fileName = baseName(file);
+  const definition = definitionEditor({
+    file,
+    target: live
+      ? { api: 'management', ...MANAGEMENT_CLUSTER, name: String(getPath(live, ['metadata', 'name'])) }
+      : { file },
+    start: { object: document, text: def.file.text },
+    render: (object) =>
+      editYamlText(def.file.text, docIndex, live ? withManagementView(live, object) : object),
+    apply: (id, object) => rkeApplyStep(id, object, stepOptions),
+    assembly: plan,
+  });
+  if (live) return { definition, applyCluster: [] };
+  const rancher = def.form === 'rancher';
+  return {
+    definition,
+    applyCluster: [
+      {
+        type: 'manual',
+        description: rancher ? 'Save the edited cluster in Rancher' : 'Apply the edited cluster.yml with RKE',
+        instructions: rancher
+          ? `In Rancher: Cluster Management → ${def.name} → ⋮ → Edit YAML, replace the contents with the step's ${fileName}, and save. Rancher updates the nodes one by one.`
+          : `rke up --config ${fileName}   (RKE updates the nodes one by one; keep cluster.rkestate next to it)`,
+      },
+    ],
+  };
 }

@@ -69,16 +69,16 @@ export function seedClusters(options: {
  */
 export function seedRancherRke1(
   management: TwinKube,
-  clusterName: string,
+  scenario: Scenario,
   clusterYml: string,
   now: number,
-  rancherVersion: string,
 ): void {
+  const { clusterName } = scenario;
   management.ensure('management.cattle.io/v3/settings', {
     apiVersion: 'management.cattle.io/v3',
     kind: 'Setting',
     metadata: { name: 'server-version' },
-    value: rancherVersion,
+    value: scenario.rke.rancherVersion,
   });
   management.ensure(R.namespaces, {
     apiVersion: 'v1',

@@ -2,8 +2,9 @@ import { stringify } from 'yaml';
 import type { Clock } from '../../../clock/index.js';
 import { MANAGEMENT_CLUSTER, managementView, withManagementView } from '../../../core/distros/rke/index.js';
 import { isRecord, metaOf, type KubeObject } from '../kube/kube-types.js';
-import { R, type TwinKube } from '../kube/twin-kube.js';
+import type { TwinKube } from '../kube/twin-kube.js';
 import { WorkQueue } from '../runtime/work-queue.js';
+import type { Scenario } from '../../scenarios/index.js';
 import type { RkeUp } from './rke-up.js';
 
 /**
@@ -71,7 +72,7 @@ export interface RancherRke1Options {
   readonly management: TwinKube;
   readonly rkeUp: RkeUp;
   readonly clock: Clock;
-  readonly clusterId: string;
+  readonly scenario: Pick<Scenario, 'clusterName'>;
   readonly log: (line: string) => void;
 }
 
@@ -79,8 +80,10 @@ export class RancherRke1Controller {
   private readonly queue: WorkQueue<string>;
   private unsubscribe: (() => void) | undefined;
   private stopped = false;
+  private readonly clusterId: string;
 
   constructor(private readonly options: RancherRke1Options) {
+    this.clusterId = rke1ClusterId(options.scenario.clusterName);
     this.queue = new WorkQueue(
       options.clock,
       () => this.reconcile(),
@@ -92,7 +95,7 @@ export class RancherRke1Controller {
 
   start(): void {
     this.unsubscribe = this.options.management.watch(MANAGEMENT_CLUSTERS, (event) => {
-      if (metaOf(event.object).name !== this.options.clusterId) return;
+      if (metaOf(event.object).name !== this.clusterId) return;
       if (event.prev && JSON.stringify(event.prev.spec) === JSON.stringify(event.object.spec)) return;
       this.queue.add('cluster');
     });
@@ -106,11 +109,11 @@ export class RancherRke1Controller {
   }
 
   private cluster(): KubeObject | undefined {
-    return this.options.management.get(MANAGEMENT_CLUSTERS, undefined, this.options.clusterId);
+    return this.options.management.get(MANAGEMENT_CLUSTERS, undefined, this.clusterId);
   }
 
   private writeStatus(edit: (status: Record<string, unknown>) => void): void {
-    this.options.management.mutateStatus(MANAGEMENT_CLUSTERS, undefined, this.options.clusterId, (draft) => {
+    this.options.management.mutateStatus(MANAGEMENT_CLUSTERS, undefined, this.clusterId, (draft) => {
       const status = isRecord(draft.status) ? { ...draft.status } : {};
       edit(status);
       draft.status = status;
@@ -152,11 +155,8 @@ export class RancherRke1Controller {
       this.writeStatus((s) => this.setUpdated(s, 'Unknown'));
       const view = managementView(cluster as Parameters<typeof managementView>[0]);
       const text = stringify(view, { lineWidth: 0 });
-      this.options.log(`rancher (rke1): Updating cluster [${this.options.clusterId}]`);
-      const result = await this.options.rkeUp.up(
-        text,
-        `clusters.management.cattle.io/${this.options.clusterId}`,
-      );
+      this.options.log(`rancher (rke1): Updating cluster [${this.clusterId}]`);
+      const result = await this.options.rkeUp.up(text, `clusters.management.cattle.io/${this.clusterId}`);
       if (this.stopped) return;
       this.writeStatus((s) => {
         if (result.ok) {
@@ -169,7 +169,7 @@ export class RancherRke1Controller {
         }
       });
       this.options.log(
-        `rancher (rke1): ${result.ok ? `Updated cluster [${this.options.clusterId}]` : `rke up failed: ${result.reason}`}`,
+        `rancher (rke1): ${result.ok ? `Updated cluster [${this.clusterId}]` : `rke up failed: ${result.reason}`}`,
       );
     }
   }
