@@ -8,7 +8,8 @@ import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { readClusterFiles, readRancherClusterSource } from '../adapters/cluster-source/index.js';
 import type { Clock } from '../clock/index.js';
-import { PLANNERS } from '../core/distros/detect.js';
+import { PLANNERS, detectDistro } from '../core/distros/detect.js';
+import type { RkeTooling } from '../core/distros/rke/index.js';
 import { stepOptionsFromPlan } from '../core/distros/distro.js';
 import { planClusterFiles } from '../core/plan/plan-cluster.js';
 import { migrationPlanSchema, type MigrationPlan } from '../core/plan/plan-types.js';
@@ -18,11 +19,15 @@ import { isRecord, type JsonRecord } from '../engine/object-diff/json.js';
 import type { Clusters } from './session/cluster-access.js';
 import type { MigrateOptions, PreflightVerdict } from './migrate.js';
 import { preflight } from './preflight.js';
+import { rancherTooling } from './rke-tooling-probe.js';
 
 export interface PlanSourceOptions {
   /** A plan produced by `uproot plan -o json` (reviewed beforehand). */
   readonly planFile?: string;
   readonly ccmImageTag?: string;
+  readonly withNodeIpam?: boolean;
+  /** Asks the RKE binary for its version (`rke --version`), for an RKE cluster.yml. */
+  readonly rkeVersion?: () => Promise<RkeTooling | undefined>;
 }
 
 /** The reviewed plan file (--plan); a cluster file is read by adapters/cluster-source. */
@@ -81,14 +86,27 @@ export function planFromSources(cwd: string, sources: PlanSourceOptions = {}) {
     const request = {
       ...(options.targetVersion ? { targetVersion: options.targetVersion } : {}),
       ...(sources.ccmImageTag ? { ccmImageTag: sources.ccmImageTag } : {}),
+      ...(sources.withNodeIpam ? { withNodeIpam: true } : {}),
     };
     if (sources.planFile) return readPlanFile(resolve(cwd, sources.planFile));
     if (options.rancherContext && options.cluster && clusters.management) {
       const live = await readRancherClusterSource(clusters.management, options.cluster);
-      return planClusterFiles([live], { ...request, distro: 'rke2' }).plan;
+      // A provisioning Cluster (RKE2) or, for RKE under Rancher, the v3 management Cluster.
+      if (!live.path.startsWith('clusters.management.cattle.io/'))
+        return planClusterFiles([live], { ...request, distro: 'rke2' }).plan;
+      const tooling = await rancherTooling(clusters.management);
+      return planClusterFiles([live], {
+        ...request,
+        distro: 'rke',
+        ...(tooling ? { rkeTooling: tooling } : {}),
+      }).plan;
     }
-    if (options.clusterFile)
-      return planClusterFiles(readClusterFiles([resolve(cwd, options.clusterFile)]), request).plan;
+    if (options.clusterFile) {
+      const files = readClusterFiles([resolve(cwd, options.clusterFile)]);
+      const tooling =
+        sources.rkeVersion && detectDistro(files) === 'rke' ? await sources.rkeVersion() : undefined;
+      return planClusterFiles(files, { ...request, ...(tooling ? { rkeTooling: tooling } : {}) }).plan;
+    }
     throw new InputError('UP-MIGRATE-SOURCE', 'migrate needs the cluster definition to plan from', {
       location: { field: '--cluster-file / --rancher-context --cluster / --plan' },
       hint: 'RKE2 under Rancher: --rancher-context CTX --cluster NAME; RKE or kubeadm: --cluster-file FILE; or a reviewed --plan plan.json',

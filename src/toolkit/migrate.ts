@@ -23,6 +23,8 @@ import { executionFor, requireConfirmation, withLockedJournal, type RunDeps } fr
 import type { ExecutionFlags, RunHost } from './session/run-settings.js';
 import { validateTargets, type TargetFlags } from './targets.js';
 import { planFromSources, plannerTransforms, preflightVerdict } from './migrate-sources.js';
+import { rkeBinaryTooling } from './rke-tooling-probe.js';
+import { ProcessRunner } from '../adapters/process/run-command.js';
 
 export interface MigrateOptions extends TargetFlags, ExecutionFlags {
   /** A plan reviewed beforehand (`uproot plan -o json`) instead of planning now. */
@@ -30,6 +32,8 @@ export interface MigrateOptions extends TargetFlags, ExecutionFlags {
   readonly targetVersion?: string;
   /** A cloud-controller-manager image tag instead of the pinned release. */
   readonly ccmImageTag?: string;
+  /** Move nodeipam to the CCM too, where the CCM release implements it (the planner refuses otherwise). */
+  readonly withNodeIpam?: boolean;
   /** Show the plan (or, with resume, what would happen next) and change nothing. */
   readonly dryRun?: boolean;
   /** Do not ask for confirmation (required when not at a terminal). */
@@ -105,6 +109,9 @@ export async function migrate(
       planFromSources(host.cwd, {
         ...opt('planFile', options.planFile),
         ...opt('ccmImageTag', options.ccmImageTag),
+        ...opt('withNodeIpam', options.withNodeIpam),
+        rkeVersion: () =>
+          rkeBinaryTooling(deps.runner ?? new ProcessRunner(clock), options.rkeBinary ?? 'rke', host.cwd),
       }),
     preflight: deps.preflight ?? preflightVerdict(host.cwd, host.env, clock),
   };

@@ -27,7 +27,7 @@ export interface PlanOptions {
   readonly keepAwsNodeNaming?: boolean;
   /** RKE: set useInstanceMetadataHostname. */
   readonly useInstanceMetadataHostname?: boolean;
-  /** kubeadm: migrate the Node IPAM controller too. */
+  /** Move the Node IPAM controller to the CCM too (refused where the CCM release does not implement it). */
   readonly withNodeIpam?: boolean;
   /** Write every artifact (edited files per step, values, configs, RUNBOOK.md, plan.json) to this directory. */
   readonly out?: string;

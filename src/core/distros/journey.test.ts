@@ -213,8 +213,11 @@ describe('RKE journey', () => {
     const ccmTag = plan.kubernetes.upgrades?.find((u) => u.step === 'upgrade-kubernetes-1.31')?.ccmTag;
     expect(ccmTag).toMatch(/^v1\.31\.\d+$/);
     expect(plan.artifacts.some((a) => a.path === `ccm/values-${ccmTag}.yaml`)).toBe(true);
-    expect(plan.findings.find((f) => f.code === 'rke-end-of-life')?.message).toContain(
+    expect(plan.findings.find((f) => f.code === 'rke-external-aws-version')?.message).toContain(
       'RKE v1.4.15 / v1.5.0',
+    );
+    expect(plan.findings.find((f) => f.code === 'rke-end-of-life')?.message).toMatch(
+      /31 July 2025.*rke config --list-version --all/,
     );
   });
 

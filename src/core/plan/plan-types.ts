@@ -298,6 +298,13 @@ export const planDecisionsSchema = z.object({
   ccmInstall: z.enum(['additional-manifest', 'helm-controller', 'helm-cli', 'static-pod']).optional(),
   /** The Kubernetes version changes during the migration (kubernetes.target differs from current). */
   upgrade: z.boolean().optional(),
+  /**
+   * Flags the CCM takes over from kube-controller-manager (route: --allocate-node-cidrs, --cluster-cidr,
+   * --configure-cloud-routes), so the step transformations render the same CCM when re-applied.
+   */
+  ccmArgs: z.array(z.string()).optional(),
+  /** The in-tree cloud config carried into the CCM (ConfigMap kube-system/aws-cloud-config, --cloud-config). */
+  cloudConfig: z.string().optional(),
 });
 export type PlanDecisions = z.infer<typeof planDecisionsSchema>;
 

@@ -50,6 +50,8 @@ export interface DemoDeps {
   readonly virtualTime?: boolean;
   /** The twin's own log (its components, Rancher's planner, rke up, the kubelets). */
   readonly twinLog?: (line: string) => void;
+  /** Looks at the twin after verify, before it stops (tests read its API objects and ledger). */
+  readonly inspect?: (twin: Twin) => Promise<void> | void;
 }
 
 export interface DemoResult {
@@ -143,7 +145,8 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
     );
 
     progress('preflight: auditing the cluster and the AWS account');
-    const versionFlag = options.targetVersion ? { targetVersion: options.targetVersion } : {};
+    const targetVersion = options.targetVersion ?? scenario.migration.targetVersion;
+    const versionFlag = targetVersion ? { targetVersion } : {};
     const pre = await preflight({ ...target, ...versionFlag, env, cwd: host.cwd, clock });
     const counts = countStatuses(pre.report);
     progress(`preflight: ${counts}`);
@@ -151,7 +154,7 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
       progress(`preflight: ✗ ${c.title}: ${c.message}`);
 
     progress(
-      `migrate: executing the plan behind its gates${options.targetVersion ? ` (to Kubernetes ${options.targetVersion}, one minor at a time)` : ''}`,
+      `migrate: executing the plan behind its gates${targetVersion ? ` (to Kubernetes ${targetVersion}, one minor at a time)` : ''}`,
     );
     const stateDir = join(options.dir, '.uproot');
     // The plan as built (the journal's copy drops the artifacts the person's steps use).
@@ -192,7 +195,7 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
     }
     progress(
       migration.outcome.type === 'preflight-failed'
-        ? `migrate: refused by preflight, nothing was changed (${options.targetVersion ? 'the failed check and its fix are above' : 'this scenario shows that defect; its fix is above'})`
+        ? `migrate: refused by preflight, nothing was changed (${targetVersion ? 'the failed check and its fix are above' : 'this scenario shows that defect; its fix is above'})`
         : `migrate: ${migration.outcome.type === 'ran' ? migration.outcome.result.type : migration.outcome.type}`,
     );
 
@@ -204,6 +207,7 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
       { clock, ...(deps.instances ? { instances: deps.instances(env) } : {}) },
     );
 
+    await deps.inspect?.(twin);
     const end = clock.now();
     const ledger = twin.ledgerReport();
     const status = twin.status();

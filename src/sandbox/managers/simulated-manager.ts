@@ -8,6 +8,7 @@ import {
   type LogicalController,
   type ManagerComponent,
 } from '../../core/leader-migration/index.js';
+import { configuredClusterId, parseAwsCloudConfig } from '../../core/cloud-config/index.js';
 import { logicalControllerName, NOT_CONFIGURED, type LedgerEntry } from '../../core/ownership/index.js';
 import {
   KubeLeaseLock,
@@ -187,6 +188,9 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
         return fail(`failed to parse leader migration configuration: ${messageOf(error)}`);
       }
     }
+    // The cloud config is read before the cloud is built (cloud-provider-aws readAWSCloudConfig, then newAWSCloud).
+    const cloudConfig = await readCloudConfig(flags, options, component);
+    if ('error' in cloudConfig) return fail(cloudConfig.error);
     let aws = options.aws;
     if (options.instanceMetadata && runsCloudControllers(flags)) {
       const newClient = options.instanceMetadata;
@@ -211,7 +215,7 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
     if (stopRequested) return { code: 0, reason: 'terminated' };
     try {
       if (providerError) return startDoomedRuntime(flags, migrationConfig, providerError.message);
-      return startRuntime(flags, version, settings.settings, migrationConfig, aws);
+      return startRuntime(flags, version, settings.settings, migrationConfig, aws, cloudConfig.clusterId);
     } catch (error) {
       // An invalid configuration or timings: the process does not start.
       return fail(messageOf(error));
@@ -273,6 +277,7 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
     settings: CloudControllerSettings,
     migrationConfig: LeaderMigrationConfiguration | undefined,
     aws: AwsEndpoint,
+    configClusterId: string | undefined,
   ): ControllerManager {
     const kubeConfig = kubeConfigFor(options.kube);
     const kube = new KubeApi(options.kube, clock);
@@ -281,7 +286,7 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
     const cloud = new AwsCloud(awsApi, {
       selfNodeName: options.nodeName,
       ...(aws.instanceId ? { selfInstanceId: aws.instanceId } : {}),
-      ...(options.clusterId ? { clusterId: options.clusterId } : {}),
+      ...((configClusterId ?? options.clusterId) ? { clusterId: configClusterId ?? options.clusterId } : {}),
     });
     const informers = createSharedInformers({ kube, kubeConfig, clock, onError: log });
     const topology =
@@ -399,6 +404,46 @@ const EVENT_SOURCES: Readonly<Record<LogicalController, string>> = {
   route: 'route_controller',
   nodeipam: 'cidrAllocator',
 };
+
+/**
+ * `--cloud-config`: the AWS provider reads the file at start (k8s.io/cloud-provider plugins.go
+ * InitCloudProvider: "couldn't open cloud provider configuration"; pkg/providers/v1/aws.go readAWSCloudConfig
+ * with gcfg.FatalOnly, so unknown keys are dropped) and takes the cluster id from
+ * `[Global] KubernetesClusterTag` (legacy) / `KubernetesClusterID` instead of its instance's tags
+ * (newAWSCloud2 → awsTagging.init; the two must agree: "clusterID tags did not match").
+ */
+async function readCloudConfig(
+  flags: ManagerFlags,
+  options: SimulatedManagerOptions,
+  component: ManagerComponent,
+): Promise<{ clusterId: string | undefined } | { error: string }> {
+  const path = flags.other['cloud-config'];
+  // The KCM reads it only for the in-tree provider; with --cloud-provider=external it has no cloud.
+  if (
+    path === undefined ||
+    path === '' ||
+    (component === 'kube-controller-manager' && flags.cloudProvider !== 'aws')
+  )
+    return { clusterId: undefined };
+  let text: string;
+  try {
+    text = await (options.readFile ?? defaultReadFile)(path);
+  } catch (error) {
+    return {
+      error: `could not init cloud provider "aws": couldn't open cloud provider configuration ${path}: ${messageOf(error)}`,
+    };
+  }
+  const config = parseAwsCloudConfig(text);
+  const value = (key: string): string =>
+    config.global.filter(([k]) => k.toLowerCase() === key.toLowerCase()).at(-1)?.[1] ?? '';
+  const legacy = value('KubernetesClusterTag');
+  const current = value('KubernetesClusterID');
+  if (legacy !== '' && current !== '' && legacy !== current)
+    return {
+      error: `could not init cloud provider "aws": clusterID tags did not match: ${JSON.stringify(current)} vs ${JSON.stringify(legacy)}`,
+    };
+  return { clusterId: configuredClusterId(config) };
+}
 
 async function defaultReadFile(path: string): Promise<string> {
   const { readFile } = await import('node:fs/promises');

@@ -6,7 +6,7 @@ import type { AwsEmulator } from '../aws/index.js';
 import { startKubeApiServer, type KubeApiServer } from '../apiserver/index.js';
 import { parseScenario, type Scenario, type ScenarioInput } from '../scenarios/index.js';
 import { startAwsAccount } from './boot/aws-account.js';
-import { seedClusters } from './boot/seed-clusters.js';
+import { seedClusters, seedRancherRke1 } from './boot/seed-clusters.js';
 import { twinIdentities, withNodeIdentity, type TwinIdentities } from './boot/identities.js';
 import { initialConfigs } from './boot/initial-configs.js';
 import { writeTwinFiles } from './boot/twin-files.js';
@@ -26,6 +26,7 @@ import { kubeletNodeName } from './nodes/node-name.js';
 import { PodRunner } from './nodes/pod-runner.js';
 import { runtimeInfoFor } from './nodes/runtime-info.js';
 import { initialClusterYaml } from './rke/rke-cluster-config.js';
+import { RancherRke1Controller, rke1ClusterId } from './rke/rancher-rke1.js';
 import { RkeUp, type RkeUpResult } from './rke/rke-up.js';
 import { RANCHER_NAMESPACE } from './rke2/provisioning-cluster.js';
 import { Rke2Planner } from './rke2/rke2-planner.js';
@@ -144,8 +145,9 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       watchWindow: Math.max(10_000, layout.instances.length * 20),
     });
     cleanups.push(() => downstream.close());
+    const rancherRke = scenario.distribution === 'rke' && scenario.rke.managedBy === 'rancher';
     const management =
-      scenario.distribution === 'rke2'
+      scenario.distribution === 'rke2' || rancherRke
         ? await startKubeApiServer({ clock, random: fork(random), identities: [initialIdentities.rancher] })
         : undefined;
     if (management) cleanups.push(() => management.close());
@@ -246,15 +248,25 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       });
       fleet.add(agent);
       if (nodeDir) {
-        writeInitialKubeadmFiles(nodeDir, instance, version, cloud);
+        writeInitialKubeadmFiles(nodeDir, instance, version, cloud, {
+          cloudRoutes: scenario.network.cloudRoutes,
+        });
         kubeadmDirs.push({ agent, nodeDir });
       }
     }
-    const rkeConfigPath = scenario.distribution === 'rke' ? join(dir, 'cluster.yml') : undefined;
-    const clusterYaml = rkeConfigPath
-      ? { text: initialClusterYaml(scenario, layout, version), file: rkeConfigPath }
-      : undefined;
-    if (clusterYaml) writeFileSync(clusterYaml.file, clusterYaml.text);
+    // Under Rancher the RKE options live in the management cluster's v3 Cluster, not in a file.
+    const rkeConfigPath =
+      scenario.distribution === 'rke' && !rancherRke ? join(dir, 'cluster.yml') : undefined;
+    const clusterYaml =
+      scenario.distribution === 'rke'
+        ? {
+            text: initialClusterYaml(scenario, layout, version),
+            file: rkeConfigPath ?? `clusters.management.cattle.io/${rke1ClusterId(scenario.clusterName)}`,
+          }
+        : undefined;
+    if (clusterYaml && rkeConfigPath) writeFileSync(rkeConfigPath, clusterYaml.text);
+    if (clusterYaml && rancherRke && managementKube)
+      seedRancherRke1(managementKube, scenario, clusterYaml.text, clock.now());
     const rkeUp = new RkeUp({
       agents: fleet.all(),
       kube,
@@ -296,7 +308,12 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       });
       planner.start();
       cleanups.push(() => planner?.stop());
-    } else if (scenario.ccm && layout.instances.length > 0) {
+    } else if (rancherRke && managementKube) {
+      const rancher = new RancherRke1Controller({ management: managementKube, rkeUp, clock, scenario, log });
+      rancher.start();
+      cleanups.push(() => rancher.stop());
+    }
+    if (scenario.distribution !== 'rke2' && scenario.ccm && layout.instances.length > 0) {
       // Outside RKE2 a pre-installed chart is a HelmChart in the cluster (the helm-controller renders it).
       applier.apply('scenario-ccm', [
         {

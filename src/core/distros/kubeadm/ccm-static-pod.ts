@@ -27,6 +27,11 @@ export interface CcmPodOptions {
   readonly leaderMigration: boolean;
   readonly featureGate: boolean;
   readonly withNodeIpam: boolean;
+  /**
+   * The route flags the plan decided (controller-handover.ts): they replace the KCM's copied
+   * --allocate-node-cidrs/--cluster-cidr/--configure-cloud-routes. Absent in plans made before the decision.
+   */
+  readonly ccmArgs?: readonly string[];
 }
 
 /** Renders the CCM pod, taking kubeconfig, cloud-config and CIDR settings from the KCM it sits next to. */
@@ -55,7 +60,8 @@ export function renderCcmPod(kcm: JsonRecord | undefined, options: CcmPodOptions
     '--v=2',
     ...copied,
   ];
-  if (!copied.some((f) => f.startsWith('--configure-cloud-routes=')))
+  if (options.ccmArgs) for (const arg of options.ccmArgs) flags = setFlag(flags, arg);
+  else if (!copied.some((f) => f.startsWith('--configure-cloud-routes=')))
     flags = setFlag(flags, '--configure-cloud-routes=false');
   if (options.withNodeIpam) flags = setFlag(flags, '--controllers=*,nodeipam');
   if (options.featureGate)

@@ -1,3 +1,4 @@
+import { parse } from 'yaml';
 import type { Clock } from '../../../clock/index.js';
 import type { Scenario } from '../../scenarios/index.js';
 import type { KubeObject } from '../kube/kube-types.js';
@@ -19,6 +20,7 @@ import {
 } from './cluster-objects.js';
 import { controllerRbacObjects } from './controller-rbac.js';
 import { kubeadmConfigMap } from '../kubeadm/kubeadm-files.js';
+import { MANAGEMENT_CLUSTERS, rke1ManagementObjects } from '../rke/rancher-rke1.js';
 
 /**
  * What the clusters hold before anything of the twin runs: the controllers' RBAC, the scenario's
@@ -57,7 +59,8 @@ export function seedClusters(options: {
   const services = scenario.workloads.loadBalancerServices.map((s) =>
     kube.ensure(R.services, loadBalancerService(s)),
   );
-  if (!managementKube) return { services, provisioningCluster: undefined };
+  if (!managementKube || scenario.distribution !== 'rke2')
+    return { services, provisioningCluster: undefined };
   const provisioningCluster = initialProvisioningCluster(scenario, options.version);
   managementKube.ensure(R.namespaces, {
     apiVersion: 'v1',
@@ -70,4 +73,45 @@ export function seedClusters(options: {
     return draft;
   });
   return { services, provisioningCluster };
+}
+
+/**
+ * RKE under Rancher: the fleet workspace, the provisioned v3 Cluster (its RKE options from the twin's
+ * cluster.yml, applied and Updated) and Rancher's provisioning wrapper of it.
+ */
+export function seedRancherRke1(
+  management: TwinKube,
+  scenario: Scenario,
+  clusterYml: string,
+  now: number,
+): void {
+  const { clusterName } = scenario;
+  management.ensure('management.cattle.io/v3/settings', {
+    apiVersion: 'management.cattle.io/v3',
+    kind: 'Setting',
+    metadata: { name: 'server-version' },
+    value: scenario.rke.rancherVersion,
+  });
+  management.ensure(R.namespaces, {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: RANCHER_NAMESPACE },
+  });
+  const objects = rke1ManagementObjects({
+    clusterName,
+    namespace: RANCHER_NAMESPACE,
+    rke: parse(clusterYml) as Record<string, unknown>,
+    now,
+  });
+  const name = String(objects.cluster.metadata?.name);
+  management.create(MANAGEMENT_CLUSTERS, objects.cluster);
+  management.mutateStatus(MANAGEMENT_CLUSTERS, undefined, name, (draft) => {
+    draft.status = objects.status;
+    return draft;
+  });
+  management.create(R.provisioningClusters, objects.wrapper);
+  management.mutateStatus(R.provisioningClusters, RANCHER_NAMESPACE, name, (draft) => {
+    draft.status = objects.wrapperStatus;
+    return draft;
+  });
 }

@@ -77,6 +77,8 @@ function manifest(
 export function kubeControllerManagerManifest(
   version: DistroVersion,
   cloudProvider: KubeletCloudProvider,
+  /** Leave --configure-cloud-routes to its default (true): the KCM runs the route controller. */
+  options: { readonly cloudRoutes?: boolean } = {},
 ): string {
   const flags = [
     '--allocate-node-cidrs=true',
@@ -89,7 +91,7 @@ export function kubeControllerManagerManifest(
     '--cluster-name=kubernetes',
     '--cluster-signing-cert-file=/etc/kubernetes/pki/ca.crt',
     '--cluster-signing-key-file=/etc/kubernetes/pki/ca.key',
-    '--configure-cloud-routes=false',
+    ...(options.cloudRoutes ? [] : ['--configure-cloud-routes=false']),
     '--controllers=*,bootstrapsigner,tokencleaner',
     '--kubeconfig=/etc/kubernetes/controller-manager.conf',
     '--leader-elect=true',

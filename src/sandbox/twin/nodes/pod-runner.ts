@@ -65,6 +65,23 @@ function hostPathVolumes(pod: KubeObject, container: ContainerSpec): HostPathVol
   return out;
 }
 
+/** A configMap volume mounted into a container: its files are the ConfigMap's keys (items not modelled). */
+interface ConfigMapMount {
+  readonly configMap: string;
+  readonly mountPath: string;
+}
+
+function configMapMounts(pod: KubeObject, container: ContainerSpec): ConfigMapMount[] {
+  const spec = isRecord(pod.spec) ? pod.spec : {};
+  const volumes = Array.isArray(spec.volumes)
+    ? (spec.volumes as { name?: string; configMap?: { name?: string } }[])
+    : [];
+  return (container.volumeMounts ?? []).flatMap((mount) => {
+    const name = volumes.find((v) => v.name === mount.name)?.configMap?.name;
+    return name ? [{ configMap: name, mountPath: mount.mountPath.replace(/\/$/, '') }] : [];
+  });
+}
+
 export class PodRunner {
   private readonly queue: WorkQueue<string>;
   private readonly running = new Map<string, RunningPod>();
@@ -243,7 +260,11 @@ export class PodRunner {
         ...(spec.hostNetwork === true ? {} : { podNetworkAddress: podNetworkAddress(agent.instance.index) }),
         args: [...(container.command ?? []).slice(1), ...(container.args ?? [])],
         kubernetesVersion: ccmVersionOf(container.image ?? ''),
-        readFile: agent.readFileFor(volumes),
+        readFile: this.readFileFor(
+          metaOf(pod).namespace ?? 'default',
+          configMapMounts(pod, container),
+          agent.readFileFor(volumes),
+        ),
         log: (line: string) => this.log(`${key}: ${line}`),
       };
       const supervisor = new ContainerSupervisor(this.clock, () => this.launcher(launch), {
@@ -313,6 +334,28 @@ export class PodRunner {
         identity: undefined,
       });
     }
+  }
+
+  /**
+   * A file under a configMap mount is the ConfigMap's key as it is when read (the kubelet projects the keys
+   * as files, kubernetes/kubernetes pkg/volume/configmap); a missing ConfigMap or key reads as ENOENT.
+   * Other paths go to the node's hostPath volumes.
+   */
+  private readFileFor(
+    namespace: string,
+    mounts: readonly ConfigMapMount[],
+    hostPath: (path: string) => Promise<string>,
+  ): (path: string) => Promise<string> {
+    return (path) => {
+      const mount = mounts.find((m) => path.startsWith(`${m.mountPath}/`));
+      if (!mount) return hostPath(path);
+      const data = this.kube.get(R.configmaps, namespace, mount.configMap)?.data;
+      const value = isRecord(data) ? data[path.slice(mount.mountPath.length + 1)] : undefined;
+      if (typeof value === 'string') return Promise.resolve(value);
+      return Promise.reject(
+        Object.assign(new Error(`open ${path}: no such file or directory`), { code: 'ENOENT' }),
+      );
+    };
   }
 
   private writeStatus(key: string): void {

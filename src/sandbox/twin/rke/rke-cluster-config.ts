@@ -5,6 +5,11 @@ import type { ClusterLayout, InstanceLayout } from '../layout/cluster-layout.js'
 import type { DistroVersion } from '../layout/versions.js';
 import { isRecord } from '../kube/kube-types.js';
 import {
+  renderAwsCloudConfig,
+  rkeAwsCloudProviderConfig,
+  rkeAwsCloudProviderYaml,
+} from '../../../core/cloud-config/index.js';
+import {
   extraArgs,
   rkeConfigOf,
   rkeEffectiveSettings,
@@ -30,6 +35,11 @@ export interface RkeClusterConfig {
   /** `aws`, `external-aws`, `external` or empty. */
   readonly cloudProviderName: string;
   readonly useInstanceMetadataHostname: boolean;
+  /**
+   * /etc/kubernetes/cloud-config as RKE renders cloud_provider.awsCloudProvider (rancher/rke
+   * cloudprovider/aws/aws.go GenerateCloudConfigFile), when the block is set.
+   */
+  readonly cloudConfig: string | undefined;
   readonly extraArgs: Readonly<
     Record<'kube-api' | 'kube-controller' | 'kubelet', Readonly<Record<string, string>>>
   >;
@@ -94,12 +104,20 @@ export function parseRkeClusterYaml(text: string, file: string): RkeClusterConfi
     kubernetesVersion: typeof root.kubernetes_version === 'string' ? root.kubernetes_version : undefined,
     cloudProviderName: settings.cloudProviderName ?? '',
     useInstanceMetadataHostname: settings.useInstanceMetadataHostname,
+    cloudConfig: settings.awsCloudConfig ? renderRkeCloudConfig(raw) : undefined,
     extraArgs: {
       'kube-api': extra('kube-api'),
       'kube-controller': extra('kube-controller'),
       kubelet: extra('kubelet'),
     },
   };
+}
+
+function renderRkeCloudConfig(raw: unknown): string {
+  const provider = rkeConfigOf(raw).cloud_provider;
+  return renderAwsCloudConfig(
+    rkeAwsCloudProviderConfig(isRecord(provider) ? provider.awsCloudProvider : undefined),
+  );
 }
 
 /** The cluster.yml the twin starts from (written to DIR/cluster.yml). */
@@ -123,7 +141,12 @@ export function initialClusterYaml(
       user: 'ubuntu',
       role: rkeRoles(i.roles),
     })),
-    cloud_provider: { name: scenario.cloudProvider === 'in-tree' ? 'aws' : 'external-aws' },
+    cloud_provider: {
+      name: scenario.cloudProvider === 'in-tree' ? 'aws' : 'external-aws',
+      ...(scenario.cloudConfig
+        ? { awsCloudProvider: rkeAwsCloudProviderYaml(scenario.cloudConfig.global) }
+        : {}),
+    },
     services: {
       'kube-api': { extra_args: {} },
       'kube-controller': { extra_args: {} },
