@@ -9,6 +9,7 @@ import { parse as parseYaml } from 'yaml';
 import { readClusterFiles, readRancherClusterSource } from '../adapters/cluster-source/index.js';
 import type { Clock } from '../clock/index.js';
 import { PLANNERS } from '../core/distros/detect.js';
+import { stepFixing, type PreflightReport } from '../core/checks/index.js';
 import { stepOptionsFromPlan } from '../core/distros/distro.js';
 import { planClusterFiles } from '../core/plan/plan-cluster.js';
 import { migrationPlanSchema, type MigrationPlan } from '../core/plan/plan-types.js';
@@ -18,6 +19,7 @@ import { isRecord, type JsonRecord } from '../engine/object-diff/json.js';
 import type { Clusters } from './session/cluster-access.js';
 import type { MigrateOptions, PreflightVerdict } from './migrate.js';
 import { preflight } from './preflight.js';
+import { viaRancher } from './targets.js';
 
 export interface PlanSourceOptions {
   /** A plan produced by `uproot plan -o json` (reviewed beforehand). */
@@ -83,7 +85,7 @@ export function planFromSources(cwd: string, sources: PlanSourceOptions = {}) {
       ...(sources.ccmImageTag ? { ccmImageTag: sources.ccmImageTag } : {}),
     };
     if (sources.planFile) return readPlanFile(resolve(cwd, sources.planFile));
-    if (options.rancherContext && options.cluster && clusters.management) {
+    if (viaRancher(options) && options.cluster && clusters.management) {
       const live = await readRancherClusterSource(clusters.management, options.cluster);
       return planClusterFiles([live], { ...request, distro: 'rke2' }).plan;
     }
@@ -128,6 +130,8 @@ export function preflightVerdict(
       ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}),
       ...(options.context ? { context: options.context } : {}),
       ...(options.rancherContext ? { rancherContext: options.rancherContext } : {}),
+      ...(options.rancherInCluster ? { rancherInCluster: true } : {}),
+      ...(options.downstreamFromRancher ? { downstreamFromRancher: true } : {}),
       ...(options.cluster ? { cluster: options.cluster } : {}),
       ...(options.clusterFile ? { clusterFile: options.clusterFile } : {}),
       ...(options.targetVersion ? { targetVersion: options.targetVersion } : {}),
@@ -135,16 +139,34 @@ export function preflightVerdict(
       cwd,
       clock,
     });
-    const failed = report.checks.filter((c) => c.status === 'fail');
-    return {
-      outcome: report.outcome,
-      failedChecks: failed.map((c) => c.id),
-      failures: failed.map(
-        (c) =>
-          `${c.title}: ${c.message}${c.status === 'fail' && c.fixes[0] ? ` (fix: ${describeFix(c.fixes[0])})` : ''}`,
-      ),
-    };
+    return verdictOfReport(report);
   };
+}
+
+/** What migrate keeps of a preflight report: the outcome and each failed check with its fix. */
+export function verdictOfReport(report: PreflightReport): PreflightVerdict {
+  const failed = report.checks.filter((c) => c.status === 'fail');
+  return {
+    outcome: report.outcome,
+    failedChecks: failed.map((c) => c.id),
+    failures: failed.map(
+      (c) =>
+        `${c.title}: ${c.message}${c.status === 'fail' && c.fixes[0] ? ` (fix: ${describeFix(c.fixes[0])})` : ''}`,
+    ),
+  };
+}
+
+/**
+ * Whether a preflight verdict stops the migration of this plan: a failed check does, unless the plan's own
+ * steps fix it (the migration-lease RBAC), since their gates then prove the fix.
+ */
+export function preflightRefuses(verdict: PreflightVerdict, plan: MigrationPlan): boolean {
+  if (verdict.outcome !== 'fail') return false;
+  if (!verdict.failedChecks) return true;
+  return verdict.failures.some((_, i) => {
+    const check = verdict.failedChecks?.[i];
+    return !check || !stepFixing(check, plan);
+  });
 }
 
 function describeFix(fix: unknown): string {

@@ -216,6 +216,16 @@ export function migrationJob(settings: FleetJobSettings, cluster: JobCluster): O
       backoffLimit: settings.backoffLimit,
       activeDeadlineSeconds: settings.activeDeadlineSeconds,
       ...(settings.suspend ? { suspend: true } : {}),
+      podFailurePolicy: {
+        rules: [
+          // uproot found something failing (a gate, preflight: exit 1) or has a bug (3): another pod would find
+          // the same, so the Job fails at once and says why. Anything else (killed: 137, interrupted: 130,
+          // the lock still held by a dead pod: 2) counts against backoffLimit, and the next pod resumes.
+          { action: 'FailJob', onExitCodes: { containerName: 'migrate', operator: 'In', values: [1, 3] } },
+          // A pod evicted from its node (a drain of the local cluster) does not count at all.
+          { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget' }] },
+        ],
+      },
       template: {
         metadata: { labels },
         spec: podSpec(settings, cluster.ref),

@@ -29,6 +29,7 @@ import { initialClusterYaml } from './rke/rke-cluster-config.js';
 import { RkeUp, type RkeUpResult } from './rke/rke-up.js';
 import { RANCHER_NAMESPACE } from './rke2/provisioning-cluster.js';
 import { Rke2Planner } from './rke2/rke2-planner.js';
+import { writeKubeconfigSecret } from './rke2/kubeconfig-secret.js';
 import { DaemonSetController } from './scheduling/daemonset-controller.js';
 import { Scheduler } from './scheduling/scheduler.js';
 import { twinStatus, type TwinStatus } from './twin-status.js';
@@ -51,6 +52,11 @@ export interface StartTwinOptions {
   readonly nodes?: number;
   /** Starts controller managers; the simulated KCM/CCM when omitted. */
   readonly launcher?: ManagerLauncher;
+  /**
+   * Rancher's local cluster shared with other twins (a fleet): the RKE2 twin registers its provisioning
+   * Cluster and kubeconfig Secret there instead of starting a management API server of its own.
+   */
+  readonly rancher?: { readonly server: KubeApiServer; readonly kube: TwinKube };
   readonly log?: (line: string) => void;
 }
 
@@ -129,17 +135,28 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
     const downstream = await startKubeApiServer({
       clock,
       random: fork(random),
-      identities: [identities.admin, identities.kcm, identities.ccm, identities.node, ...saIdentities],
+      identities: [
+        identities.admin,
+        identities.kcm,
+        identities.ccm,
+        identities.node,
+        ...saIdentities,
+        ...(scenario.distribution === 'rke2' ? [identities.clusterOwner] : []),
+      ],
       watchWindow: Math.max(10_000, layout.instances.length * 20),
     });
     cleanups.push(() => downstream.close());
-    const management =
-      scenario.distribution === 'rke2'
+    const ownManagement =
+      scenario.distribution === 'rke2' && !options.rancher
         ? await startKubeApiServer({ clock, random: fork(random), identities: [identities.rancher] })
         : undefined;
-    if (management) cleanups.push(() => management.close());
+    if (ownManagement) cleanups.push(() => ownManagement.close());
+    const management =
+      scenario.distribution === 'rke2' ? (options.rancher?.server ?? ownManagement) : undefined;
     const kube = new TwinKube(downstream.store, clock);
-    const managementKube = management ? new TwinKube(management.store, clock) : undefined;
+    const managementKube = management
+      ? (options.rancher?.kube ?? new TwinKube(management.store, clock))
+      : undefined;
     const { services, provisioningCluster } = seedClusters({
       scenario,
       layout,
@@ -148,6 +165,15 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       managementKube,
       clock,
     });
+
+    if (managementKube && provisioningCluster) {
+      writeKubeconfigSecret({
+        management: managementKube,
+        cluster: managementKube.get(R.provisioningClusters, RANCHER_NAMESPACE, scenario.clusterName)!,
+        downstream,
+        owner: identities.clusterOwner,
+      });
+    }
 
     const aws = await startAwsAccount({
       scenario,
@@ -315,7 +341,8 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       dir,
       clusterName: scenario.clusterName,
       downstream,
-      management,
+      // A shared local cluster is the fleet's: its kubeconfig context is in the fleet's files.
+      management: options.rancher ? undefined : management,
       identities,
       aws,
     });

@@ -17,6 +17,7 @@ import {
   storageObjects,
 } from './cluster-objects.js';
 import { controllerRbacObjects } from './controller-rbac.js';
+import { kubeconfigSecretName } from '../rke2/kubeconfig-secret.js';
 
 /**
  * What the clusters hold before anything of the twin runs: the controllers' RBAC, the scenario's
@@ -54,8 +55,21 @@ export function seedClusters(options: {
   });
   managementKube.create(R.provisioningClusters, provisioningCluster);
   managementKube.mutateStatus(R.provisioningClusters, RANCHER_NAMESPACE, scenario.clusterName, (draft) => {
-    draft.status = settledStatus(undefined, 1, options.clock.now());
+    // Rancher's id of the cluster (c-m-<8 characters>) and the kubeconfig Secret it wrote for it.
+    const managementId = `c-m-${fnv8(scenario.clusterName)}`;
+    draft.status = settledStatus(
+      { clusterName: managementId, clientSecretName: kubeconfigSecretName(scenario.clusterName) },
+      1,
+      options.clock.now(),
+    );
     return draft;
   });
   return { services, provisioningCluster };
+}
+
+/** Eight hex digits from a name (FNV-1a): a stable stand-in for the random id Rancher gives a cluster. */
+function fnv8(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
 }

@@ -22,6 +22,7 @@ export const R = {
   persistentvolumes: 'v1/persistentvolumes',
   leases: 'coordination.k8s.io/v1/leases',
   daemonsets: 'apps/v1/daemonsets',
+  jobs: 'batch/v1/jobs',
   roles: 'rbac.authorization.k8s.io/v1/roles',
   rolebindings: 'rbac.authorization.k8s.io/v1/rolebindings',
   clusterroles: 'rbac.authorization.k8s.io/v1/clusterroles',
