@@ -17,6 +17,7 @@ import { InputError, UprootError } from '../errors/index.js';
 import type { StepTransforms } from '../engine/appliers/applier-types.js';
 import { isRecord, type JsonRecord } from '../engine/object-diff/json.js';
 import type { Clusters } from './session/cluster-access.js';
+import type { ObjectStore } from '../engine/ports.js';
 import type { MigrateOptions, PreflightVerdict } from './migrate.js';
 import { preflight } from './preflight.js';
 import { viaRancher } from './targets.js';
@@ -85,10 +86,8 @@ export function planFromSources(cwd: string, sources: PlanSourceOptions = {}) {
       ...(sources.ccmImageTag ? { ccmImageTag: sources.ccmImageTag } : {}),
     };
     if (sources.planFile) return readPlanFile(resolve(cwd, sources.planFile));
-    if (viaRancher(options) && options.cluster && clusters.management) {
-      const live = await readRancherClusterSource(clusters.management, options.cluster);
-      return planClusterFiles([live], { ...request, distro: 'rke2' }).plan;
-    }
+    if (viaRancher(options) && options.cluster && clusters.management)
+      return planRancherCluster(clusters.management, options.cluster, request);
     if (options.clusterFile)
       return planClusterFiles(readClusterFiles([resolve(cwd, options.clusterFile)]), request).plan;
     throw new InputError('UP-MIGRATE-SOURCE', 'migrate needs the cluster definition to plan from', {
@@ -96,6 +95,16 @@ export function planFromSources(cwd: string, sources: PlanSourceOptions = {}) {
       hint: 'RKE2 under Rancher: --rancher-context CTX --cluster NAME; RKE or kubeadm: --cluster-file FILE; or a reviewed --plan plan.json',
     });
   };
+}
+
+/** The plan for a live Rancher provisioning Cluster, read from the management cluster. */
+export async function planRancherCluster(
+  management: ObjectStore,
+  cluster: string,
+  request: { readonly targetVersion?: string; readonly ccmImageTag?: string },
+): Promise<MigrationPlan> {
+  const live = await readRancherClusterSource(management, cluster);
+  return planClusterFiles([live], { ...request, distro: 'rke2' }).plan;
 }
 
 /** The planner's transformations for a plan; a planner refusing an object it does not handle yields to the patch. */

@@ -62,6 +62,8 @@ export type ClusterOutcome =
   | { readonly type: 'failed'; readonly code: string; readonly reason: string; readonly step?: string }
   | { readonly type: 'waiting-for-person'; readonly step: string }
   | { readonly type: 'interrupted'; readonly step?: string }
+  /** Still migrating in its Job after the pacer stopped watching (--as-jobs). */
+  | { readonly type: 'running'; readonly job: string }
   /** Never started: too many failed first, or the run was interrupted. */
   | { readonly type: 'not-started'; readonly because: 'max-failures' | 'interrupted' };
 
@@ -113,6 +115,8 @@ export function describeOutcome(outcome: ClusterOutcome): string {
       return `waits for a person at ${outcome.step}`;
     case 'interrupted':
       return `interrupted${outcome.step ? ` during ${outcome.step}` : ''}`;
+    case 'running':
+      return `still running in Job ${outcome.job}`;
     case 'not-started':
       return outcome.because === 'max-failures'
         ? 'not started: --max-failures reached'
