@@ -4,6 +4,7 @@
  */
 import { registerCommands } from '../program.js';
 import { registerDemoCommand } from './demo.js';
+import { registerFleetCommands } from './fleet.js';
 import { registerLeaderMigrationCommands } from './leader-migration.js';
 import { registerMigrateCommand } from './migrate.js';
 import { registerPlanCommand } from './plan.js';
@@ -22,6 +23,7 @@ registerCommands(
   registerStatusCommand,
   registerRollbackCommand,
   registerReportCommand,
+  registerFleetCommands,
   registerDemoCommand,
   registerSandboxCommands,
   registerLeaderMigrationCommands,

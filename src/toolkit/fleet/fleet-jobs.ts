@@ -12,7 +12,6 @@ import { ExitCode, InputError } from '../../errors/index.js';
 import {
   DEFAULT_JOB_SETTINGS,
   JOB_SELECTOR,
-  LABELS,
   fleetExitCode,
   fleetNamespace,
   fleetRole,

@@ -137,7 +137,10 @@ async function preflightOne(
     session.progress(`${member.key}: preflight ${report.outcome}`);
     return {
       ...described,
-      ...(report.target.kubernetesVersion ? { kubernetesVersion: report.target.kubernetesVersion } : {}),
+      // Rancher's spec.kubernetesVersion when it has one (what Rancher runs), else what the API server says.
+      ...(!described.kubernetesVersion && report.target.kubernetesVersion
+        ? { kubernetesVersion: report.target.kubernetesVersion }
+        : {}),
       type: 'ran',
       outcome: report.outcome,
       failedChecks,

@@ -115,23 +115,7 @@ export function syncJob(job: KubeObject, pods: readonly PodView[], now: number):
   const active = pods.filter((p) => !p.terminating && (p.phase === 'Pending' || p.phase === 'Running'));
   const terminating = pods.filter((p) => p.terminating && (p.phase === 'Pending' || p.phase === 'Running'));
 
-  // Count what terminated (a pod deleted while it ran is failed once it stops), removing its finalizer.
-  const uncount: string[] = [];
-  let succeeded = num(status.succeeded, 0);
-  let failed = num(status.failed, 0);
-  let failJob: string | undefined;
-  for (const pod of pods) {
-    if (!pod.tracked || (pod.phase !== 'Succeeded' && pod.phase !== 'Failed')) continue;
-    uncount.push(pod.name);
-    if (pod.phase === 'Succeeded') {
-      succeeded++;
-      continue;
-    }
-    const verdict = matchPodFailurePolicy(job, pod, container, namespace);
-    if (verdict.action === 'Ignore') continue;
-    failed++;
-    if (verdict.action === 'FailJob') failJob ??= verdict.message;
-  }
+  const { uncount, succeeded, failed, failJob } = countTerminated(job, pods, status, container, namespace);
   status.succeeded = succeeded;
   status.failed = failed;
   status.terminating = terminating.length;
@@ -193,6 +177,33 @@ export function syncJob(job: KubeObject, pods: readonly PodView[], now: number):
     createPod,
     ...(requeueAfterMs !== undefined ? { requeueAfterMs } : {}),
   };
+}
+
+/** Counts what terminated (a pod deleted while it ran is failed once it stops), to remove its finalizer. */
+function countTerminated(
+  job: KubeObject,
+  pods: readonly PodView[],
+  status: Record<string, unknown>,
+  container: string,
+  namespace: string,
+): { uncount: string[]; succeeded: number; failed: number; failJob: string | undefined } {
+  const uncount: string[] = [];
+  let succeeded = num(status.succeeded, 0);
+  let failed = num(status.failed, 0);
+  let failJob: string | undefined;
+  for (const pod of pods) {
+    if (!pod.tracked || (pod.phase !== 'Succeeded' && pod.phase !== 'Failed')) continue;
+    uncount.push(pod.name);
+    if (pod.phase === 'Succeeded') {
+      succeeded++;
+      continue;
+    }
+    const verdict = matchPodFailurePolicy(job, pod, container, namespace);
+    if (verdict.action === 'Ignore') continue;
+    failed++;
+    if (verdict.action === 'FailJob') failJob ??= verdict.message;
+  }
+  return { uncount, succeeded, failed, failJob };
 }
 
 function containerName(spec: Record<string, unknown>): string {
