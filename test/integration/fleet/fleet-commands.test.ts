@@ -25,7 +25,14 @@ describe('uproot fleet over Rancher’s local cluster', () => {
   it('preflights every cluster into one table, failing on the one preflight refuses', async () => {
     const out = await h.cli(['fleet', 'preflight', '--aws-env-dir', h.targets.awsEnvDir, '-o', 'json']);
     expect(out.code, out.stderr).toBe(1);
-    const rows = JSON.parse(out.stdout).rows as { cluster: string; type: string; outcome?: string; failedChecks?: string[]; distro?: string; kubernetesVersion?: string }[];
+    const rows = JSON.parse(out.stdout).rows as {
+      cluster: string;
+      type: string;
+      outcome?: string;
+      failedChecks?: string[];
+      distro?: string;
+      kubernetesVersion?: string;
+    }[];
     expect(rows.map((r) => [r.cluster, r.outcome])).toEqual([
       ['fleet-default/downstream-01', 'warn'],
       ['fleet-default/downstream-02', 'warn'],
@@ -36,18 +43,32 @@ describe('uproot fleet over Rancher’s local cluster', () => {
     expect(rows[3]!.failedChecks).toContain('cluster-tags');
     expect(rows[4]!.failedChecks).toEqual(['migration-lease-rbac']);
     expect(rows[0]).toMatchObject({ distro: 'rke2', kubernetesVersion: 'v1.26.15+rke2r1' });
-    const text = await h.cli(['fleet', 'preflight', '--aws-env-dir', h.targets.awsEnvDir, '--selector', 'env=prod']);
+    const text = await h.cli([
+      'fleet',
+      'preflight',
+      '--aws-env-dir',
+      h.targets.awsEnvDir,
+      '--selector',
+      'env=prod',
+    ]);
     expect(text.stdout).toMatch(/^CLUSTER\s+DISTRO\s+KUBERNETES\s+VERDICT\s+FAILING CHECKS$/m);
     expect(text.stdout.match(/^fleet-default\//gm)).toHaveLength(3); // 01, 03, 05
     const missing = await h.cli(['fleet', 'preflight', '--clusters', 'downstream-02,nowhere', '-o', 'json']);
-    expect(JSON.parse(missing.stdout).rows.map((r: { cluster: string; type: string; code?: string }) => [r.cluster, r.code ?? r.type])).toEqual([
+    expect(
+      JSON.parse(missing.stdout).rows.map((r: { cluster: string; type: string; code?: string }) => [
+        r.cluster,
+        r.code ?? r.type,
+      ]),
+    ).toEqual([
       ['fleet-default/nowhere', 'UP-CLUSTER-NOT-FOUND'],
       ['fleet-default/downstream-02', 'ran'],
     ]);
   });
 
   it('reads each cluster with as many requests as preflight of that cluster alone', async () => {
-    const fleet = await fleetPreflight({ ...h.targets, clusters: 'downstream-01' }, h.host, { clock: h.clock });
+    const fleet = await fleetPreflight({ ...h.targets, clusters: 'downstream-01' }, h.host, {
+      clock: h.clock,
+    });
     const row = fleet.rows[0]!;
     expect(row.type).toBe('ran');
     const twin = h.fleet.member('downstream-01')!.twin;
@@ -71,25 +92,41 @@ describe('uproot fleet over Rancher’s local cluster', () => {
     expect(index.clusters).toHaveLength(5);
     expect(index.clusters.every((c: { type: string }) => c.type === 'planned')).toBe(true);
     expect(existsSync(join(h.dir, 'plans', 'fleet-default', 'downstream-03', 'plan.json'))).toBe(true);
-    expect(readFileSync(join(h.dir, 'plans', 'INDEX.md'), 'utf8')).toContain('[migrate](fleet-default/downstream-01/RUNBOOK.md)');
+    expect(readFileSync(join(h.dir, 'plans', 'INDEX.md'), 'utf8')).toContain(
+      '[migrate](fleet-default/downstream-01/RUNBOOK.md)',
+    );
   });
 
   it('two concurrent fleet migrations never migrate one cluster twice', async () => {
     const run = () =>
-      fleetMigrate({ ...h.targets, parallel: 5, maxFailures: 5, yes: true, stateDir: 'state' }, h.host, { clock: h.clock });
+      fleetMigrate({ ...h.targets, parallel: 5, maxFailures: 5, yes: true, stateDir: 'state' }, h.host, {
+        clock: h.clock,
+      });
     const [a, b] = await Promise.all([run(), run()]);
     const management = new KubeObjects(
-      KubeClient.fromKubeConfig(loadKubeConfig({ kubeconfig: h.fleet.files.kubeconfig, context: 'rancher' }), { clock: h.clock }),
+      KubeClient.fromKubeConfig(
+        loadKubeConfig({ kubeconfig: h.fleet.files.kubeconfig, context: 'rancher' }),
+        { clock: h.clock },
+      ),
     );
     for (const name of ['downstream-01', 'downstream-02', 'downstream-03', 'downstream-05']) {
       const key = `fleet-default/${name}`;
       const outcomes = [a, b].map((r) => r.rows.find((row) => row.cluster === key)!.outcome.type).sort();
       // One run migrated it; the other found it locked (or, later, done).
       expect(outcomes, key).toContain('migrated');
-      expect(outcomes.filter((o) => o === 'migrated'), key).toHaveLength(1);
+      expect(
+        outcomes.filter((o) => o === 'migrated'),
+        key,
+      ).toHaveLength(1);
       expect(['locked', 'already-completed']).toContain(outcomes.find((o) => o !== 'migrated'));
-      const journal = await new ConfigMapJournalStore(management, journalLocationFor({ namespace: 'fleet-default', name })).load();
-      expect(journal?.runs.filter((r) => r.command === 'migrate' && !r.resumed), key).toHaveLength(1);
+      const journal = await new ConfigMapJournalStore(
+        management,
+        journalLocationFor({ namespace: 'fleet-default', name }),
+      ).load();
+      expect(
+        journal?.runs.filter((r) => r.command === 'migrate' && !r.resumed),
+        key,
+      ).toHaveLength(1);
       expect(journal?.steps.every((s) => s.state === 'verified')).toBe(true);
     }
     for (const r of [a, b]) {

@@ -5,7 +5,11 @@ import { VirtualClock } from '../../../src/clock/index.js';
 import { recordingIo } from '../../../src/cli/io.js';
 import { runCli } from '../../../src/cli/program.js';
 import '../../../src/cli/commands/index.js';
-import { startFleetTwin, type FleetTwin, type StartFleetTwinOptions } from '../../../src/sandbox/fleet/fleet-twin.js';
+import {
+  startFleetTwin,
+  type FleetTwin,
+  type StartFleetTwinOptions,
+} from '../../../src/sandbox/fleet/fleet-twin.js';
 import type { RunHost } from '../../../src/toolkit/session/run-settings.js';
 
 /**
@@ -32,9 +36,19 @@ export async function startFleetHarness(
   const driver = (async () => {
     while (driving) await clock.advanceBy(250);
   })();
-  const fleet = await startFleetTwin({ nodes: 4, ...options, clock, dir: join(dir, 'twin'), podClock: { type: 'virtual' } });
+  const fleet = await startFleetTwin({
+    nodes: 4,
+    ...options,
+    clock,
+    dir: join(dir, 'twin'),
+    podClock: { type: 'virtual' },
+  });
   const env = { PATH: process.env.PATH ?? '', HOME: dir };
-  const targets = { kubeconfig: fleet.files.kubeconfig, rancherContext: fleet.context, awsEnvDir: fleet.files.awsEnvDir };
+  const targets = {
+    kubeconfig: fleet.files.kubeconfig,
+    rancherContext: fleet.context,
+    awsEnvDir: fleet.files.awsEnvDir,
+  };
   return {
     fleet,
     clock,

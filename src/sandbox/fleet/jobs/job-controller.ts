@@ -28,6 +28,8 @@ export class JobController {
   private readonly stop = new AbortController();
   private readonly unsubscribe: (() => void)[] = [];
   private readonly exits = new Set<Promise<void>>();
+  /** When each Job's next timed sync is due (like the workqueue's AddAfter: one pending per key). */
+  private readonly requeues = new Map<string, number>();
 
   constructor(private readonly options: JobControllerOptions) {
     this.queue = new WorkQueue(
@@ -91,12 +93,21 @@ export class JobController {
       });
     for (const podName of decision.deletePods) kube.delete(R.pods, namespace, podName);
     if (decision.createPod) this.createPod(job);
-    if (decision.requeueAfterMs !== undefined) {
-      clock.sleep(decision.requeueAfterMs, this.stop.signal).then(
-        () => this.queue.add(key),
-        () => undefined,
-      );
-    }
+    if (decision.requeueAfterMs !== undefined) this.requeueAfter(key, decision.requeueAfterMs);
+  }
+
+  private requeueAfter(key: string, ms: number): void {
+    const due = this.options.clock.now() + ms;
+    const pending = this.requeues.get(key);
+    if (pending !== undefined && pending <= due) return;
+    this.requeues.set(key, due);
+    this.options.clock.sleep(ms, this.stop.signal).then(
+      () => {
+        if (this.requeues.get(key) === due) this.requeues.delete(key);
+        this.queue.add(key);
+      },
+      () => undefined,
+    );
   }
 
   private createPod(job: KubeObject): void {
