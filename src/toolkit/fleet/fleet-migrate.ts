@@ -258,8 +258,9 @@ function runOutcome(r: Extract<MigrateResult['outcome'], { type: 'ran' }>['resul
     case 'rolled-back':
       return { type: 'failed', code: 'UP-MIGRATE-ROLLED-BACK', reason: 'the migration was rolled back' };
     case 'gate-failed':
-    case 'apply-failed':
       return { type: 'failed', step: r.step, ...failureOf(r.journal, r.step) };
+    case 'apply-failed':
+      return { type: 'failed', step: r.step, code: r.error.code, reason: r.error.message };
   }
 }
 
