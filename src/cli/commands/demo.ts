@@ -7,6 +7,9 @@ import { InputError } from '../../errors/index.js';
 import { runDemo, type DemoResult } from '../../sandbox/demo/run-demo.js';
 import { hostOf, renderEvent } from '../command-kit.js';
 import { verifyText } from './verify.js';
+import { runFleetDemo, type FleetDemoResult } from '../../sandbox/demo/run-fleet-demo.js';
+import { FLEET_SCENARIO } from '../../sandbox/fleet/serve-fleet.js';
+import { migrateTable, preflightTable, statusTable } from './fleet-render.js';
 
 export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
   program
@@ -24,6 +27,8 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
       'run in real time sped up X times (e.g. 50), to watch the twin with kubectl; default: virtual time, whose figures do not depend on how busy the machine is',
     )
     .option('--nodes <n>', 'total node count (control-plane nodes as the scenario says)')
+    .option('--clusters <n>', 'with --scenario fleet: how many downstream clusters', '5')
+    .option('--parallel <n>', 'with --scenario fleet: Jobs running at once', '4')
     .option('--dir <dir>', 'where the twin and the report go (default: a new temporary directory)')
     .option('-o, --output <format>', 'text or json', 'text')
     .action(
@@ -34,6 +39,8 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
           nodes?: string;
           dir?: string;
           output: string;
+          clusters: string;
+          parallel: string;
         }) => {
           const format = parseOutputFormat(opts.output, ['text', 'json']);
           const timeScale = opts.timeScale === undefined ? 50 : Number(opts.timeScale);
@@ -62,6 +69,24 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
           const say = (line: string): void => {
             if (text) ctx.io.stderr(`${line}\n`);
           };
+          if (opts.scenario === FLEET_SCENARIO) {
+            const fleet = await runFleetDemo(
+              {
+                clusters: positiveWhole(opts.clusters, '--clusters'),
+                parallel: positiveWhole(opts.parallel, '--parallel'),
+                dir,
+                timeScale,
+                ...(nodes ? { nodes } : {}),
+              },
+              hostOf(ctx.io),
+              {
+                virtualTime: opts.timeScale === undefined,
+                onProgress: (line) => say(`uproot demo: ${line}`),
+              },
+            );
+            ctx.io.stdout(text ? fleetDemoText(fleet) : renderDocument(fleet, 'json'));
+            return fleet.exitCode;
+          }
           const result = await runDemo(
             { scenario: opts.scenario, timeScale, dir, ...(nodes ? { nodes } : {}) },
             hostOf(ctx.io),
@@ -79,6 +104,31 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
       ),
     );
 };
+
+function positiveWhole(value: string, field: string): number {
+  const n = Number(value);
+  if (!(Number.isInteger(n) && n > 0)) {
+    throw new InputError('UP-FLEET-FLAGS', `${field} must be a positive whole number, got "${value}"`, {
+      location: { field, value },
+    });
+  }
+  return n;
+}
+
+function fleetDemoText(r: FleetDemoResult): string {
+  return [
+    '',
+    'fleet preflight:',
+    preflightTable(r.preflight),
+    'fleet migrate --as-jobs:',
+    migrateTable(r.migration),
+    '',
+    'fleet status:',
+    statusTable(r.status),
+    `Fleet of ${r.status.rows.length} clusters in ${r.wallSeconds} s (${r.simulatedSeconds} simulated seconds). Report: ${r.report}`,
+    '',
+  ].join('\n');
+}
 
 /** The controllers leader migration moves; the others never change manager. */
 const MIGRATED = ['route', 'service', 'cloud-node-lifecycle'];

@@ -34,7 +34,12 @@ export function preflightTable(result: FleetPreflightResult): string {
     r.type === 'ran' ? r.failedChecks.join(', ') || '—' : `${r.code}: ${r.message}`,
   ]);
   const failing = result.rows.filter((r) => r.type !== 'ran' || r.outcome === 'fail').length;
-  return `${table(['CLUSTER', 'DISTRO', 'KUBERNETES', 'VERDICT', 'FAILING CHECKS'], rows)}\n${result.rows.length - failing} of ${result.rows.length} clusters ready to migrate${failing ? `; ${failing} not (see \`uproot preflight --rancher-context ... --cluster NAME\` for each)` : ''}.\n`;
+  const summary = `${result.rows.length - failing} of ${result.rows.length} clusters pass preflight${
+    failing
+      ? `; ${failing} do not (\`uproot preflight --rancher-context ... --cluster NAME\` shows each finding and its fix; a finding the plan fixes itself, such as migration-lease-rbac, does not stop \`fleet migrate\`)`
+      : ''
+  }.`;
+  return `${table(['CLUSTER', 'DISTRO', 'KUBERNETES', 'VERDICT', 'FAILING CHECKS'], rows)}\n${summary}\n`;
 }
 
 export function migrateTable(result: FleetMigrateResult): string {

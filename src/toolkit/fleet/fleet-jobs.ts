@@ -180,7 +180,7 @@ export async function fleetMigrateAsJobs(
   }
   return {
     schemaVersion: FLEET_MIGRATE_SCHEMA_VERSION,
-    rows,
+    rows: rows.sort((a, b) => a.cluster.localeCompare(b.cluster)),
     preflight,
     exitCode: host.signal?.aborted ? ExitCode.aborted : fleetExitCode(rows.map((r) => r.outcome)),
   };

@@ -139,7 +139,7 @@ export async function fleetMigrate(
   ];
   return {
     schemaVersion: FLEET_MIGRATE_SCHEMA_VERSION,
-    rows,
+    rows: rows.sort((a, b) => a.cluster.localeCompare(b.cluster)),
     preflight,
     exitCode: fleetExitCode(rows.map((r) => r.outcome)),
   };

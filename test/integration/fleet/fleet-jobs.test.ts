@@ -81,9 +81,9 @@ describe('uproot fleet migrate --as-jobs on the fleet twin', () => {
       job?: string;
     }[];
     expect(rows.map((r) => [r.cluster, r.outcome.type, r.job])).toEqual([
-      ['fleet-default/downstream-03', 'preflight-failed', undefined],
       ['fleet-default/downstream-01', 'migrated', 'uproot-downstream-01'],
       ['fleet-default/downstream-02', 'migrated', 'uproot-downstream-02'],
+      ['fleet-default/downstream-03', 'preflight-failed', undefined],
     ]);
     expect(h.fleet.localKube.get(R.jobs, 'uproot-system', 'uproot-downstream-03')).toBeUndefined();
   });
