@@ -6,8 +6,8 @@
  * by preflight untouched.
  */
 import { join } from 'node:path';
-import { RealClock, VirtualClock, type Clock } from '../../clock/index.js';
-import { ExitCode } from '../../errors/index.js';
+import { ExitCode, RealClock, type Clock, type RunHost } from '../../index.js';
+import { VirtualClock } from '../../election/testing.js';
 import {
   fleetMigrateAsJobs,
   fleetPreflight,
@@ -16,8 +16,7 @@ import {
   type FleetMigrateResult,
   type FleetPreflightResult,
   type FleetStatusReport,
-} from '../../toolkit/fleet/index.js';
-import type { RunHost } from '../../toolkit/session/run-settings.js';
+} from '../../index.js';
 import { startFleetTwin } from '../fleet/fleet-twin.js';
 
 export interface FleetDemoOptions {

@@ -6,7 +6,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { seededRandom, type Clock, type Random } from '../../clock/index.js';
+import type { Clock, Random } from '../../index.js';
+import { seededRandom } from '../../election/testing.js';
 import { awsEnvironment, writeAwsEnv } from '../aws/index.js';
 import {
   startKubeApiServer,

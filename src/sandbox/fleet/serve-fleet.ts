@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { RealClock } from '../../clock/index.js';
+import { RealClock } from '../../index.js';
 import { startControlServer } from '../twin/control/control-server.js';
 import { SANDBOX_STATE_FILE, writeSandboxState, type SandboxState } from '../twin/control/sandbox-state.js';
 import type { TwinStatus } from '../twin/twin-status.js';

@@ -3,7 +3,7 @@
  * clock, wakes it, and holds the virtual clock still while the pod works.
  */
 import type { ChildProcess } from 'node:child_process';
-import type { Clock } from '../../../clock/index.js';
+import type { Clock } from '../../../index.js';
 import { isFromPod, type ToPod } from './clock-protocol.js';
 
 export type PodClockMode = { readonly type: 'virtual' } | { readonly type: 'scaled'; readonly scale: number };

@@ -5,7 +5,7 @@
  * deleted through the API is stopped (SIGTERM, then SIGKILL after its grace period) and counted as failed.
  */
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../../../clock/index.js';
+import type { Clock } from '../../../index.js';
 import { isRecord, metaOf, type KubeObject } from '../../twin/kube/kube-types.js';
 import { R, type TwinKube } from '../../twin/kube/twin-kube.js';
 import { WorkQueue } from '../../twin/runtime/work-queue.js';

@@ -3,9 +3,12 @@
  * itself idle the way the VirtualClock settles (no tracked request open over two quiet macrotasks), so the
  * twin may move time on only when the pod has nothing to do but wait.
  */
-import { abortReason, type Clock } from '../../../clock/index.js';
+import type { Clock } from '../../../index.js';
 import type { FromPod, ToPod } from './clock-protocol.js';
 
+/** What an aborted sleep rejects with, as every Clock does (src/clock/clock.ts). */
+const aborted = (signal: AbortSignal): unknown =>
+  signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
 const macrotask = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export class BridgedClock implements Clock {
@@ -32,14 +35,14 @@ export class BridgedClock implements Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) {
-        reject(abortReason(signal));
+        reject(aborted(signal));
         return;
       }
       const id = ++this.nextId;
       const onAbort = (): void => {
         if (!this.timers.delete(id)) return;
         this.send({ t: 'cancel', id });
-        reject(abortReason(signal!));
+        reject(aborted(signal!));
       };
       this.timers.set(id, () => {
         signal?.removeEventListener('abort', onAbort);

@@ -6,7 +6,7 @@
  */
 import { runCli } from '../../../cli/program.js';
 import '../../../cli/commands/index.js';
-import { RealClock, type Clock } from '../../../clock/index.js';
+import { RealClock, type Clock } from '../../../index.js';
 import type { CliIo } from '../../../cli/io.js';
 import { isToPod, type ToPod } from './clock-protocol.js';
 import { BridgedClock } from './pod-clock.js';

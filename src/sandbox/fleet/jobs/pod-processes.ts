@@ -11,7 +11,7 @@ import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Clock } from '../../../clock/index.js';
+import type { Clock } from '../../../index.js';
 import type { KubeApiServer } from '../../apiserver/index.js';
 import { isRecord, metaOf, type KubeObject } from '../../twin/kube/kube-types.js';
 import { R, type TwinKube } from '../../twin/kube/twin-kube.js';
