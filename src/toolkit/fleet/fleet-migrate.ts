@@ -240,7 +240,7 @@ export function outcomeOf(result: MigrateResult, failedChecks: readonly string[]
     case 'dry-run':
       return { type: 'not-started', because: 'interrupted' };
     case 'ran':
-      if (o.lockLost) return { type: 'failed', code: 'UP-LOCK-LOST', reason: o.lockLost.message };
+      if (o.lockLost) return { type: 'failed', ...errorRow(o.lockLost), reason: o.lockLost.message };
       return runOutcome(o.result);
   }
 }
@@ -257,19 +257,20 @@ function runOutcome(r: Extract<MigrateResult['outcome'], { type: 'ran' }>['resul
       return { type: 'interrupted', ...(r.step ? { step: r.step } : {}) };
     case 'rolled-back':
       return { type: 'failed', code: 'UP-MIGRATE-ROLLED-BACK', reason: 'the migration was rolled back' };
-    case 'gate-failed':
-      return { type: 'failed', step: r.step, ...failureOf(r.journal, r.step) };
+    case 'gate-failed': {
+      const record = r.journal.steps.find((s) => s.id === r.step);
+      return record?.state === 'failed'
+        ? { type: 'failed', step: r.step, code: record.code, reason: record.reason }
+        : {
+            type: 'failed',
+            step: r.step,
+            code: `UP-GATE-${r.gate.type.toUpperCase()}`,
+            reason: r.result.type === 'failed' ? r.result.reason : `timed out: ${r.result.last}`,
+          };
+    }
     case 'apply-failed':
       return { type: 'failed', step: r.step, code: r.error.code, reason: r.error.message };
   }
-}
-
-/** The code and reason the journal recorded for a failed step. */
-export function failureOf(journal: Journal, step: StepId): { code: string; reason: string } {
-  const record = journal.steps.find((s) => s.id === step);
-  return record?.state === 'failed'
-    ? { code: record.code, reason: record.reason }
-    : { code: 'UP-MIGRATE-FAILED', reason: `step ${step} did not complete` };
 }
 
 /** migrate threw before or around the run: a lock held elsewhere, an unreachable cluster, or a failure. */
@@ -280,7 +281,8 @@ export function thrownOutcome(error: unknown): ClusterOutcome {
   if (
     e.code === 'UP-KUBE-UNREACHABLE' ||
     e.code === 'UP-KUBE-ACCESS' ||
-    e.code.startsWith('UP-RANCHER-KUBECONFIG') ||
+    e.code === 'UP-RANCHER-KUBECONFIG-MISSING' ||
+    e.code === 'UP-RANCHER-KUBECONFIG-INVALID' ||
     e.code === 'UP-CLUSTER-NOT-FOUND'
   )
     return { type: 'unreachable', code: e.code, reason: e.message };

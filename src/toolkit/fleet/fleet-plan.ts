@@ -15,7 +15,7 @@ import {
 } from '../../core/fleet/index.js';
 import type { RunHost } from '../session/run-settings.js';
 import { plan } from '../plan.js';
-import { errorRow, openFleet, type FleetDeps, type FleetTargets } from './fleet-session.js';
+import { errorRow, missingCluster, openFleet, type FleetDeps, type FleetTargets } from './fleet-session.js';
 
 export interface FleetPlanOptions extends FleetTargets {
   /** Where the plans and the index go. */
@@ -40,8 +40,7 @@ export async function fleetPlan(
   const rows: FleetPlanRow[] = session.missing.map((ref) => ({
     cluster: clusterKey(ref),
     type: 'error',
-    code: 'UP-CLUSTER-NOT-FOUND',
-    message: 'there is no such provisioning Cluster (or --selector leaves it out)',
+    ...missingCluster(ref),
   }));
   for (const member of session.members) {
     const dir = `${member.cluster.namespace}/${member.cluster.name}`;

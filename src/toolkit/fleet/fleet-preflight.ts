@@ -11,6 +11,7 @@ import type { RunHost } from '../session/run-settings.js';
 import { preflight } from '../preflight.js';
 import {
   errorRow,
+  missingCluster,
   openFleet,
   paced,
   type FleetDeps,
@@ -73,8 +74,7 @@ export function missingRows(session: FleetSession): FleetPreflightRow[] {
   return session.missing.map((ref) => ({
     cluster: clusterKey(ref),
     type: 'error' as const,
-    code: 'UP-CLUSTER-NOT-FOUND',
-    message: `there is no provisioning Cluster ${clusterKey(ref)} (or --selector leaves it out)`,
+    ...missingCluster(ref),
   }));
 }
 

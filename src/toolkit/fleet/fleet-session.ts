@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { RealClock, systemRandom, type Clock, type Random } from '../../clock/index.js';
-import { InputError, UprootError } from '../../errors/index.js';
+import { InputError, InternalError, UprootError } from '../../errors/index.js';
 import { KubeClient } from '../../adapters/kube/kube-client.js';
 import { KubeObjects } from '../../adapters/kube/kube-objects.js';
 import { rancherKubeConfig } from '../../adapters/kube/rancher-access.js';
@@ -199,5 +199,20 @@ export async function paced<R>(
 /** An error as a row: its code and message (never a stack, never a secret: messages carry none). */
 export function errorRow(error: unknown): { readonly code: string; readonly message: string } {
   if (UprootError.is(error)) return { code: error.code, message: error.message };
-  return { code: 'UP-INTERNAL', message: error instanceof Error ? error.message : String(error) };
+  const internal = new InternalError(error instanceof Error ? error.message : String(error));
+  return { code: internal.code, message: internal.message };
+}
+
+/** A cluster named with --clusters that the local cluster does not have (or --selector leaves out), as a row. */
+export function missingCluster(ref: RancherClusterRef): { readonly code: string; readonly message: string } {
+  return errorRow(
+    new InputError(
+      'UP-CLUSTER-NOT-FOUND',
+      `there is no provisioning Cluster ${clusterKey(ref)} (or --selector leaves it out)`,
+      {
+        location: { field: '--clusters', value: clusterKey(ref) },
+        hint: 'list them with: kubectl --context <rancher-context> get clusters.provisioning.cattle.io -A',
+      },
+    ),
+  );
 }
