@@ -8,7 +8,6 @@
 import { resolve } from 'node:path';
 import type { StepId } from '../../core/plan/plan-types.js';
 import type { EngineEvent } from '../../engine/events.js';
-import type { Journal } from '../../engine/journal/journal-schema.js';
 import { countsAsFailure, fleetExitCode, pacingOf, type ClusterOutcome } from '../../core/fleet/index.js';
 import { ExitCode } from '../../errors/index.js';
 import { migrate, type MigrateDeps, type MigrateOptions, type MigrateResult } from '../migrate.js';
