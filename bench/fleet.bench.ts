@@ -96,7 +96,8 @@ function clusterDurations(fleet: FleetTwin, result: FleetMigrateResult): number[
     .filter((r) => r.outcome.type === 'migrated')
     .map((r) => {
       const name = r.cluster.split('/')[1]!;
-      const data = fleet.localKube.get(R.configmaps, 'fleet-default', `uproot-migration-${name}`)!.data as Record<string, string>;
+      const data = fleet.localKube.get(R.configmaps, 'fleet-default', `uproot-migration-${name}`)!
+        .data as Record<string, string>;
       const journal = JSON.parse(data['journal.json']!) as { createdAt: string };
       const ends = Object.entries(data)
         .filter(([k]) => k.startsWith('step.'))
@@ -106,13 +107,21 @@ function clusterDurations(fleet: FleetTwin, result: FleetMigrateResult): number[
     });
 }
 
-function migrationFigures(fleet: FleetTwin, result: FleetMigrateResult, virtualSeconds: number, wallSeconds: number) {
+function migrationFigures(
+  fleet: FleetTwin,
+  result: FleetMigrateResult,
+  virtualSeconds: number,
+  wallSeconds: number,
+) {
   const durations = clusterDurations(fleet, result);
   const slowest = Math.max(...durations);
   const waves = Math.ceil(durations.length / PARALLEL);
   const round = (n: number) => Math.round(n * 100) / 100;
   return {
-    outcomes: result.rows.reduce<Record<string, number>>((acc, r) => ((acc[r.outcome.type] = (acc[r.outcome.type] ?? 0) + 1), acc), {}),
+    outcomes: result.rows.reduce<Record<string, number>>(
+      (acc, r) => ((acc[r.outcome.type] = (acc[r.outcome.type] ?? 0) + 1), acc),
+      {},
+    ),
     virtualSeconds: round(virtualSeconds),
     slowestClusterSeconds: round(slowest),
     fastestClusterSeconds: round(Math.min(...durations)),
@@ -124,14 +133,22 @@ function migrationFigures(fleet: FleetTwin, result: FleetMigrateResult, virtualS
 }
 
 export async function run(): Promise<Record<string, unknown>> {
-  const figures: Record<string, unknown> = { clusters: CLUSTERS, nodesPerCluster: NODES ?? 'scenario (6)', parallel: PARALLEL };
+  const figures: Record<string, unknown> = {
+    clusters: CLUSTERS,
+    nodesPerCluster: NODES ?? 'scenario (6)',
+    parallel: PARALLEL,
+  };
   const peak = rssPeak();
   let t = performance.now();
   const s = await start();
   figures.startSeconds = Math.round((performance.now() - t) / 100) / 10;
   figures.twinRssMiB = mib(process.memoryUsage().rss);
   const host = { cwd: s.dir, env: { PATH: process.env.PATH ?? '' }, interactive: false };
-  const targets = { kubeconfig: s.fleet.files.kubeconfig, rancherContext: s.fleet.context, awsEnvDir: s.fleet.files.awsEnvDir };
+  const targets = {
+    kubeconfig: s.fleet.files.kubeconfig,
+    rancherContext: s.fleet.context,
+    awsEnvDir: s.fleet.files.awsEnvDir,
+  };
   try {
     s.fleet.local.resetStats();
     t = performance.now();
@@ -150,7 +167,12 @@ export async function run(): Promise<Record<string, unknown>> {
       host,
       { clock: s.clock },
     );
-    figures.migrateInProcess = migrationFigures(s.fleet, migrated, (s.clock.now() - v0) / 1000, (performance.now() - t) / 1000);
+    figures.migrateInProcess = migrationFigures(
+      s.fleet,
+      migrated,
+      (s.clock.now() - v0) / 1000,
+      (performance.now() - t) / 1000,
+    );
     figures.peakRssInProcessMiB = peak.stop();
   } finally {
     await s.close();
@@ -162,14 +184,25 @@ export async function run(): Promise<Record<string, unknown>> {
 async function asJobs(): Promise<Record<string, unknown>> {
   const s = await start();
   const host = { cwd: s.dir, env: { PATH: process.env.PATH ?? '' }, interactive: false };
-  const targets = { kubeconfig: s.fleet.files.kubeconfig, rancherContext: s.fleet.context, awsEnvDir: s.fleet.files.awsEnvDir };
+  const targets = {
+    kubeconfig: s.fleet.files.kubeconfig,
+    rancherContext: s.fleet.context,
+    awsEnvDir: s.fleet.files.awsEnvDir,
+  };
   const peak = rssPeak();
   const pods = podRssPeak(s.fleet);
   try {
     const t = performance.now();
     const v0 = s.clock.now();
     const result = await fleetMigrateAsJobs(
-      { ...targets, parallel: PARALLEL, maxFailures: CLUSTERS, yes: true, image: 'uproot:bench', pollMs: 2_000 },
+      {
+        ...targets,
+        parallel: PARALLEL,
+        maxFailures: CLUSTERS,
+        yes: true,
+        image: 'uproot:bench',
+        pollMs: 2_000,
+      },
       host,
       { clock: s.clock },
     );

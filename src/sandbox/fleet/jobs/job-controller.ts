@@ -5,6 +5,7 @@
  * deleted through the API is stopped (SIGTERM, then SIGKILL after its grace period) and counted as failed.
  */
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { Clock } from '../../../index.js';
 import { isRecord, metaOf, type KubeObject } from '../../twin/kube/kube-types.js';
 import { R, type TwinKube } from '../../twin/kube/twin-kube.js';
@@ -32,6 +33,8 @@ export class JobController {
   private readonly requeues = new Map<string, number>();
 
   constructor(private readonly options: JobControllerOptions) {
+    // One timed sync per Job waits on this signal (a fleet has more Jobs than the default warning threshold).
+    setMaxListeners(0, this.stop.signal);
     this.queue = new WorkQueue(
       options.clock,
       (key) => this.reconcile(key),

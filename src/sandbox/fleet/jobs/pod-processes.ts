@@ -40,6 +40,8 @@ export interface PodProcessesOptions {
   readonly clockMode: PodClockMode;
   readonly dir: string;
   readonly log: (line: string) => void;
+  /** How to start the CLI in a pod (node arguments before the pod's own); default this checkout's pod entry. */
+  readonly entry?: readonly string[];
 }
 
 /** How to start the CLI: this checkout's pod entry, through tsx when running from source. */
@@ -110,7 +112,7 @@ export class PodProcesses {
     const logFd = openSync(join(dir, 'container.log'), 'a', 0o600);
     const child: ChildProcess = spawn(
       process.execPath,
-      [...entryCommand(), ...command.slice(1).map(relocate)],
+      [...(this.options.entry ?? entryCommand()), ...command.slice(1).map(relocate)],
       { cwd: dir, env, stdio: ['ignore', logFd, logFd, 'ipc'] },
     );
     closeSync(logFd);
