@@ -38,6 +38,8 @@ export interface StartFleetTwinOptions {
   /** Nodes per downstream cluster (default: the scenario's). */
   readonly nodes?: number;
   readonly log?: (line: string) => void;
+  /** How Job pods start the CLI (node arguments); default this checkout's pod entry. */
+  readonly podEntry?: readonly string[];
 }
 
 export interface FleetTwinMember {
@@ -101,6 +103,7 @@ export async function startFleetTwin(options: StartFleetTwinOptions): Promise<Fl
       clockMode: options.podClock,
       dir,
       log,
+      ...(options.podEntry ? { entry: options.podEntry } : {}),
     });
     const jobs = new JobController({ kube: localKube, clock, pods, log });
     jobs.start();
