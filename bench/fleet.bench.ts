@@ -7,7 +7,8 @@
 // - fleet migrate --as-jobs --parallel 10 (the pods are processes on the same virtual clock): the same figure;
 // - peak resident memory: the twin alone, the twin with the in-process run, and the Jobs' pods.
 // Run: `npx tsx bench/run.ts fleet` (FLEET_BENCH_CLUSTERS, FLEET_BENCH_NODES, FLEET_BENCH_JOBS=0 to skip Jobs).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VirtualClock } from '../src/clock/index.js';
@@ -19,6 +20,9 @@ import type { FleetMigrateResult } from '../src/toolkit/fleet/index.js';
 const CLUSTERS = Number(process.env.FLEET_BENCH_CLUSTERS ?? 20);
 const NODES = process.env.FLEET_BENCH_NODES ? Number(process.env.FLEET_BENCH_NODES) : undefined;
 const PARALLEL = 10;
+/** Pods run the built CLI when there is one (as the image does), else this checkout's source through tsx. */
+const BUILT_POD_ENTRY = fileURLToPath(new URL('../dist/sandbox/fleet/jobs/pod-entry.js', import.meta.url));
+const POD_ENTRY = existsSync(BUILT_POD_ENTRY) ? [BUILT_POD_ENTRY] : undefined;
 
 const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
 
@@ -76,6 +80,7 @@ async function start(): Promise<Started> {
     dir: join(dir, 'twin'),
     podClock: { type: 'virtual' },
     ...(NODES ? { nodes: NODES } : {}),
+    ...(POD_ENTRY ? { podEntry: POD_ENTRY } : {}),
   });
   return {
     fleet,
@@ -137,6 +142,7 @@ export async function run(): Promise<Record<string, unknown>> {
     clusters: CLUSTERS,
     nodesPerCluster: NODES ?? 'scenario (6)',
     parallel: PARALLEL,
+    pods: POD_ENTRY ? 'dist (node)' : 'source (node --import tsx)',
   };
   const peak = rssPeak();
   let t = performance.now();
