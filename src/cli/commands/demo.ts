@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { CommandRegistrar } from '../program.js';
+import type { CommandContext, CommandRegistrar } from '../program.js';
 import { parseOutputFormat, renderDocument } from '../output.js';
 import { InputError } from '../../errors/index.js';
 import { runDemo, type DemoResult } from '../../sandbox/demo/run-demo.js';
@@ -69,24 +69,8 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
           const say = (line: string): void => {
             if (text) ctx.io.stderr(`${line}\n`);
           };
-          if (opts.scenario === FLEET_SCENARIO) {
-            const fleet = await runFleetDemo(
-              {
-                clusters: positiveWhole(opts.clusters, '--clusters'),
-                parallel: positiveWhole(opts.parallel, '--parallel'),
-                dir,
-                timeScale,
-                ...(nodes ? { nodes } : {}),
-              },
-              hostOf(ctx.io),
-              {
-                virtualTime: opts.timeScale === undefined,
-                onProgress: (line) => say(`uproot demo: ${line}`),
-              },
-            );
-            ctx.io.stdout(text ? fleetDemoText(fleet) : renderDocument(fleet, 'json'));
-            return fleet.exitCode;
-          }
+          if (opts.scenario === FLEET_SCENARIO)
+            return runFleet(ctx, opts, { dir, timeScale, nodes, text, say });
           const result = await runDemo(
             { scenario: opts.scenario, timeScale, dir, ...(nodes ? { nodes } : {}) },
             hostOf(ctx.io),
@@ -104,6 +88,33 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
       ),
     );
 };
+
+/** `--scenario fleet`: the fleet twin and the fleet commands (src/sandbox/demo/run-fleet-demo.ts). */
+async function runFleet(
+  ctx: CommandContext,
+  opts: { clusters: string; parallel: string; timeScale?: string },
+  run: {
+    dir: string;
+    timeScale: number;
+    nodes: number | undefined;
+    text: boolean;
+    say: (line: string) => void;
+  },
+): Promise<number> {
+  const fleet = await runFleetDemo(
+    {
+      clusters: positiveWhole(opts.clusters, '--clusters'),
+      parallel: positiveWhole(opts.parallel, '--parallel'),
+      dir: run.dir,
+      timeScale: run.timeScale,
+      ...(run.nodes ? { nodes: run.nodes } : {}),
+    },
+    hostOf(ctx.io),
+    { virtualTime: opts.timeScale === undefined, onProgress: (line) => run.say(`uproot demo: ${line}`) },
+  );
+  ctx.io.stdout(run.text ? fleetDemoText(fleet) : renderDocument(fleet, 'json'));
+  return fleet.exitCode;
+}
 
 function positiveWhole(value: string, field: string): number {
   const n = Number(value);
