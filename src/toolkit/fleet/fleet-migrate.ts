@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import type { StepId } from '../../core/plan/plan-types.js';
 import type { EngineEvent } from '../../engine/events.js';
 import { countsAsFailure, fleetExitCode, pacingOf, type ClusterOutcome } from '../../core/fleet/index.js';
-import { ExitCode } from '../../errors/index.js';
+import { ExitCode, InternalError } from '../../errors/index.js';
 import { migrate, type MigrateDeps, type MigrateOptions, type MigrateResult } from '../migrate.js';
 import { verdictOfReport } from '../migrate-sources.js';
 import { requireConfirmation } from '../session/locked-run.js';
@@ -239,7 +239,7 @@ export function outcomeOf(result: MigrateResult, failedChecks: readonly string[]
     case 'dry-run':
       return { type: 'not-started', because: 'interrupted' };
     case 'ran':
-      if (o.lockLost) return { type: 'failed', ...errorRow(o.lockLost), reason: o.lockLost.message };
+      if (o.lockLost) return failedWith(o.lockLost);
       return runOutcome(o.result);
   }
 }
@@ -257,19 +257,24 @@ function runOutcome(r: Extract<MigrateResult['outcome'], { type: 'ran' }>['resul
     case 'rolled-back':
       return { type: 'failed', code: 'UP-MIGRATE-ROLLED-BACK', reason: 'the migration was rolled back' };
     case 'gate-failed': {
+      // The engine records a failed gate in the journal (code UP-GATE-<TYPE>) before it returns.
       const record = r.journal.steps.find((s) => s.id === r.step);
       return record?.state === 'failed'
         ? { type: 'failed', step: r.step, code: record.code, reason: record.reason }
         : {
             type: 'failed',
             step: r.step,
-            code: `UP-GATE-${r.gate.type.toUpperCase()}`,
-            reason: r.result.type === 'failed' ? r.result.reason : `timed out: ${r.result.last}`,
+            ...errorRow(new InternalError(`gate ${r.gate.type} failed unrecorded`)),
           };
     }
     case 'apply-failed':
       return { type: 'failed', step: r.step, code: r.error.code, reason: r.error.message };
   }
+}
+
+function failedWith(error: unknown, step?: string): ClusterOutcome {
+  const e = errorRow(error);
+  return { type: 'failed', code: e.code, reason: e.message, ...(step ? { step } : {}) };
 }
 
 /** migrate threw before or around the run: a lock held elsewhere, an unreachable cluster, or a failure. */
