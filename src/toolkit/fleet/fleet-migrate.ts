@@ -261,11 +261,7 @@ function runOutcome(r: Extract<MigrateResult['outcome'], { type: 'ran' }>['resul
       const record = r.journal.steps.find((s) => s.id === r.step);
       return record?.state === 'failed'
         ? { type: 'failed', step: r.step, code: record.code, reason: record.reason }
-        : {
-            type: 'failed',
-            step: r.step,
-            ...errorRow(new InternalError(`gate ${r.gate.type} failed unrecorded`)),
-          };
+        : failedWith(new InternalError(`gate ${r.gate.type} failed unrecorded`), r.step);
     }
     case 'apply-failed':
       return { type: 'failed', step: r.step, code: r.error.code, reason: r.error.message };
