@@ -6,8 +6,8 @@
  * by preflight untouched.
  */
 import { join } from 'node:path';
-import { ExitCode, RealClock, type Clock, type RunHost } from '../../index.js';
-import { VirtualClock } from '../../election/testing.js';
+import { ExitCode, type RunHost } from '../../index.js';
+import { startDemoClock } from './demo-clock.js';
 import {
   fleetMigrateAsJobs,
   fleetPreflight,
@@ -44,14 +44,8 @@ export async function runFleetDemo(
   deps: { readonly virtualTime?: boolean; readonly onProgress?: (line: string) => void } = {},
 ): Promise<FleetDemoResult> {
   const progress = deps.onProgress ?? (() => undefined);
-  const virtual = deps.virtualTime ? new VirtualClock(Date.now()) : undefined;
-  const clock: Clock = virtual ?? new RealClock({ scale: options.timeScale });
-  let driving = virtual !== undefined;
-  const driver = virtual
-    ? (async () => {
-        while (driving) await virtual.advanceBy(250);
-      })()
-    : Promise.resolve();
+  const demoClock = startDemoClock({ virtualTime: deps.virtualTime ?? false, timeScale: options.timeScale });
+  const { clock, virtual } = demoClock;
   const wallStart = Date.now();
   const simStart = clock.now();
   progress(
@@ -109,7 +103,6 @@ export async function runFleetDemo(
   } finally {
     progress('stopping the fleet twin');
     await fleet.close();
-    driving = false;
-    await driver;
+    await demoClock.stop();
   }
 }

@@ -24,6 +24,7 @@ import type { PodClockMode } from './jobs/clock-bridge.js';
 import { JobController } from './jobs/job-controller.js';
 import { PodProcesses } from './jobs/pod-processes.js';
 import { publishRootCa } from './root-ca-publisher.js';
+import { Cleanups } from '../twin/runtime/cleanups.js';
 
 export interface StartFleetTwinOptions {
   /** How many downstream clusters (default 5). */
@@ -82,17 +83,10 @@ export async function startFleetTwin(options: StartFleetTwinOptions): Promise<Fl
     identities: [admin],
   });
   const localKube = new TwinKube(local.store, clock);
-  const cleanups: (() => Promise<void> | void)[] = [() => local.close()];
+  const cleanups = new Cleanups(log);
+  cleanups.push(() => local.close());
+  const closeAll = () => cleanups.closeAll();
   const members: FleetTwinMember[] = [];
-  const closeAll = async (): Promise<void> => {
-    for (const c of cleanups.splice(0).reverse()) {
-      try {
-        await c();
-      } catch (error) {
-        log(`close: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-  };
   try {
     cleanups.push(publishRootCa(localKube, local.certificateAuthority ?? ''));
     seedLocalCluster(localKube);

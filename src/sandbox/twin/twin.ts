@@ -34,6 +34,7 @@ import { DaemonSetController } from './scheduling/daemonset-controller.js';
 import { Scheduler } from './scheduling/scheduler.js';
 import { twinStatus, type TwinStatus } from './twin-status.js';
 import { ledgerReport, type LedgerReport } from './ledger-report.js';
+import { Cleanups } from './runtime/cleanups.js';
 
 export { ledgerReport, type LedgerReport } from './ledger-report.js';
 
@@ -119,16 +120,8 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
   const version = distroVersion(scenario.distribution, scenario.kubernetesVersion);
   const identities = twinIdentities(fork(random));
   const saIdentities = controllerIdentities(fork(random));
-  const cleanups: (() => Promise<void> | void)[] = [];
-  const closeAll = async (): Promise<void> => {
-    for (const c of cleanups.splice(0).reverse()) {
-      try {
-        await c();
-      } catch (error) {
-        log(`close: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-  };
+  const cleanups = new Cleanups(log);
+  const closeAll = () => cleanups.closeAll();
 
   try {
     // API servers and what their clusters hold before anything runs.
