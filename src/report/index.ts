@@ -3,3 +3,4 @@ export { renderReportMarkdown } from './render-markdown.js';
 export { renderReportHtml } from './render-html.js';
 export { renderTimelineSvg } from './timeline-svg.js';
 export { journalOwnership } from './journal-ownership.js';
+export { renderFleetReportHtml } from './render-fleet-html.js';

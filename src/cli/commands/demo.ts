@@ -1,13 +1,16 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { CommandRegistrar } from '../program.js';
+import type { CommandContext, CommandRegistrar } from '../program.js';
 import { parseOutputFormat, renderDocument } from '../output.js';
 import { InputError } from '../../errors/index.js';
 import { parseKubernetesVersion } from '../../core/kubernetes-version/index.js';
 import { runDemo, type DemoResult } from '../../sandbox/demo/run-demo.js';
 import { hostOf, renderEvent } from '../command-kit.js';
 import { verifyText } from './verify.js';
+import { runFleetDemo, type FleetDemoResult } from '../../sandbox/demo/run-fleet-demo.js';
+import { FLEET_SCENARIO } from '../../sandbox/fleet/serve-fleet.js';
+import { migrateTable, preflightTable, statusTable } from './fleet-render.js';
 
 export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
   program
@@ -29,6 +32,8 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
       'migrate, then upgrade one minor at a time to this Kubernetes version',
     )
     .option('--nodes <n>', 'total node count (control-plane nodes as the scenario says)')
+    .option('--clusters <n>', 'with --scenario fleet: how many downstream clusters', '5')
+    .option('--parallel <n>', 'with --scenario fleet: Jobs running at once', '4')
     .option('--dir <dir>', 'where the twin and the report go (default: a new temporary directory)')
     .option('-o, --output <format>', 'text or json', 'text')
     .action(
@@ -40,6 +45,8 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
           targetVersion?: string;
           dir?: string;
           output: string;
+          clusters: string;
+          parallel: string;
         }) => {
           const format = parseOutputFormat(opts.output, ['text', 'json']);
           const timeScale = opts.timeScale === undefined ? 50 : Number(opts.timeScale);
@@ -71,6 +78,8 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
           const say = (line: string): void => {
             if (text) ctx.io.stderr(`${line}\n`);
           };
+          if (opts.scenario === FLEET_SCENARIO)
+            return runFleet(ctx, opts, { dir, timeScale, nodes, text, say });
           const result = await runDemo(
             {
               scenario: opts.scenario,
@@ -94,6 +103,58 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
       ),
     );
 };
+
+/** `--scenario fleet`: the fleet twin and the fleet commands (src/sandbox/demo/run-fleet-demo.ts). */
+async function runFleet(
+  ctx: CommandContext,
+  opts: { clusters: string; parallel: string; timeScale?: string },
+  run: {
+    dir: string;
+    timeScale: number;
+    nodes: number | undefined;
+    text: boolean;
+    say: (line: string) => void;
+  },
+): Promise<number> {
+  const fleet = await runFleetDemo(
+    {
+      clusters: positiveWhole(opts.clusters, '--clusters'),
+      parallel: positiveWhole(opts.parallel, '--parallel'),
+      dir: run.dir,
+      timeScale: run.timeScale,
+      ...(run.nodes ? { nodes: run.nodes } : {}),
+    },
+    hostOf(ctx.io),
+    { virtualTime: opts.timeScale === undefined, onProgress: (line) => run.say(`uproot demo: ${line}`) },
+  );
+  ctx.io.stdout(run.text ? fleetDemoText(fleet) : renderDocument(fleet, 'json'));
+  return fleet.exitCode;
+}
+
+function positiveWhole(value: string, field: string): number {
+  const n = Number(value);
+  if (!(Number.isInteger(n) && n > 0)) {
+    throw new InputError('UP-FLEET-FLAGS', `${field} must be a positive whole number, got "${value}"`, {
+      location: { field, value },
+    });
+  }
+  return n;
+}
+
+function fleetDemoText(r: FleetDemoResult): string {
+  return [
+    '',
+    'fleet preflight:',
+    preflightTable(r.preflight),
+    'fleet migrate --as-jobs:',
+    migrateTable(r.migration),
+    '',
+    'fleet status:',
+    statusTable(r.status),
+    `Fleet of ${r.status.rows.length} clusters in ${r.wallSeconds} s (${r.simulatedSeconds} simulated seconds). Report: ${r.report}`,
+    '',
+  ].join('\n');
+}
 
 /** The controllers leader migration moves; the others never change manager. */
 const MIGRATED = ['route', 'service', 'cloud-node-lifecycle'];

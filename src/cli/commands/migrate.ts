@@ -135,6 +135,7 @@ interface MigrateCliFlags extends TargetCliFlags, ExecutionCliFlags {
   dryRun?: boolean;
   yes?: boolean;
   resume?: boolean;
+  autoResume?: boolean;
   until?: StepId;
   skipPreflight?: boolean;
 }
@@ -152,10 +153,12 @@ async function runMigrate(opts: MigrateCliFlags, ctx: CommandContext): Promise<n
     ...(opts.dryRun ? { dryRun: true } : {}),
     ...(opts.yes ? { yes: true } : {}),
     ...(opts.resume ? { resume: true } : {}),
+    ...(opts.autoResume ? { autoResume: true } : {}),
     ...(opts.until ? { until: opts.until } : {}),
     ...(opts.skipPreflight ? { skipPreflight: true } : {}),
   };
   const result = await migrate(options, hostOf(io), {
+    ...(io.clock ? { clock: io.clock } : {}),
     onEvent: (e) => io.stderr(renderEvent(e)),
     onPlan: (plan, { resumed }) => {
       if (format === 'text')
@@ -188,6 +191,10 @@ export const registerMigrateCommand: CommandRegistrar = (program, ctx) => {
     .option('--dry-run', 'show the plan (or, with --resume, what comes next) and change nothing')
     .option('--yes', 'do not ask for confirmation (required without a terminal)')
     .option('--resume', 'continue the journaled migration where it stopped')
+    .option(
+      '--auto-resume',
+      'continue the journaled migration if one is unfinished, else start one (what Jobs run)',
+    )
     .addOption(new Option('--until <step>', 'stop once this step is verified').argParser(stepIdArg))
     .option('--skip-preflight', 'do not refuse on failed preflight checks');
   addExecutionOptions(cmd);

@@ -4,6 +4,7 @@
  * and stop the twin. The exit code is verify's.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { startDemoClock } from './demo-clock.js';
 import { join } from 'node:path';
 import { RealClock, VirtualClock, type Clock } from '../../clock/index.js';
 import { ExitCode } from '../../errors/index.js';
@@ -113,15 +114,12 @@ export function demoExitCode(migration: MigrateResult, verified: ExitCode): Exit
 export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDeps): Promise<DemoResult> {
   const { scenario } = loadScenario(options.scenario, { cwd: host.cwd });
   const progress = deps.onProgress ?? (() => undefined);
-  const virtual = deps.virtualTime ? new VirtualClock(Date.now()) : undefined;
-  const clock = deps.clock ?? virtual ?? new RealClock({ scale: options.timeScale });
-  // The virtual clock's driver: jump from timer to timer, never in the middle of tracked I/O.
-  let driving = virtual !== undefined;
-  const driver = virtual
-    ? (async () => {
-        while (driving) await virtual.advanceBy(250);
-      })()
-    : Promise.resolve();
+  const demoClock = startDemoClock({
+    virtualTime: deps.virtualTime ?? false,
+    timeScale: options.timeScale,
+    ...(deps.clock ? { clock: deps.clock } : {}),
+  });
+  const { clock } = demoClock;
   const wallStart = Date.now();
   const simStart = clock.now();
   mkdirSync(options.dir, { recursive: true, mode: 0o700 });
@@ -244,8 +242,7 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
   } finally {
     progress('stopping the twin');
     await twin.close();
-    driving = false;
-    await driver;
+    await demoClock.stop();
   }
 }
 

@@ -30,11 +30,13 @@ import { RancherRke1Controller, rke1ClusterId } from './rke/rancher-rke1.js';
 import { RkeUp, type RkeUpResult } from './rke/rke-up.js';
 import { RANCHER_NAMESPACE } from './rke2/provisioning-cluster.js';
 import { Rke2Planner } from './rke2/rke2-planner.js';
+import { writeKubeconfigSecret } from './rke2/kubeconfig-secret.js';
 import { DaemonSetController } from './scheduling/daemonset-controller.js';
 import { Scheduler } from './scheduling/scheduler.js';
 import { twinStatus, type TwinStatus } from './twin-status.js';
 import { servingGitVersion } from './components/serving-version.js';
 import { ledgerReport, type LedgerReport } from './ledger-report.js';
+import { Cleanups } from './runtime/cleanups.js';
 
 export { ledgerReport, type LedgerReport } from './ledger-report.js';
 
@@ -53,6 +55,11 @@ export interface StartTwinOptions {
   readonly nodes?: number;
   /** Starts controller managers; the simulated KCM/CCM when omitted. */
   readonly launcher?: ManagerLauncher;
+  /**
+   * Rancher's local cluster shared with other twins (a fleet): the RKE2 twin registers its provisioning
+   * Cluster and kubeconfig Secret there instead of starting a management API server of its own.
+   */
+  readonly rancher?: { readonly server: KubeApiServer; readonly kube: TwinKube };
   readonly log?: (line: string) => void;
 }
 
@@ -117,16 +124,8 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
   // Controllers get their service account tokens from TokenRequest; this draw (once static tokens) stays
   // so a seed gives the same uids and names as before.
   fork(random);
-  const cleanups: (() => Promise<void> | void)[] = [];
-  const closeAll = async (): Promise<void> => {
-    for (const c of cleanups.splice(0).reverse()) {
-      try {
-        await c();
-      } catch (error) {
-        log(`close: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-  };
+  const cleanups = new Cleanups(log);
+  const closeAll = () => cleanups.closeAll();
 
   try {
     // API servers and what their clusters hold before anything runs. `/version` follows the kube-apiserver
@@ -141,18 +140,27 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       },
       clock,
       random: fork(random),
-      identities: [initialIdentities.admin, initialIdentities.kcm, initialIdentities.ccm],
+      identities: [
+        initialIdentities.admin,
+        initialIdentities.kcm,
+        initialIdentities.ccm,
+        ...(scenario.distribution === 'rke2' ? [initialIdentities.clusterOwner] : []),
+      ],
       watchWindow: Math.max(10_000, layout.instances.length * 20),
     });
     cleanups.push(() => downstream.close());
     const rancherRke = scenario.distribution === 'rke' && scenario.rke.managedBy === 'rancher';
-    const management =
-      scenario.distribution === 'rke2' || rancherRke
+    const underRancher = scenario.distribution === 'rke2' || rancherRke;
+    const ownManagement =
+      underRancher && !options.rancher
         ? await startKubeApiServer({ clock, random: fork(random), identities: [initialIdentities.rancher] })
         : undefined;
-    if (management) cleanups.push(() => management.close());
+    if (ownManagement) cleanups.push(() => ownManagement.close());
+    const management = underRancher ? (options.rancher?.server ?? ownManagement) : undefined;
     const kube = new TwinKube(downstream.store, clock);
-    const managementKube = management ? new TwinKube(management.store, clock) : undefined;
+    const managementKube = management
+      ? (options.rancher?.kube ?? new TwinKube(management.store, clock))
+      : undefined;
     const { services, provisioningCluster } = seedClusters({
       scenario,
       layout,
@@ -161,6 +169,15 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       managementKube,
       clock,
     });
+
+    if (managementKube && provisioningCluster) {
+      writeKubeconfigSecret({
+        management: managementKube,
+        cluster: managementKube.get(R.provisioningClusters, RANCHER_NAMESPACE, scenario.clusterName)!,
+        downstream,
+        owner: initialIdentities.clusterOwner,
+      });
+    }
 
     const aws = await startAwsAccount({
       scenario,
@@ -358,7 +375,8 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       dir,
       clusterName: scenario.clusterName,
       downstream,
-      management,
+      // A shared local cluster is the fleet's: its kubeconfig context is in the fleet's files.
+      management: options.rancher ? undefined : management,
       identities,
       aws,
     });

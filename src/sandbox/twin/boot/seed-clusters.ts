@@ -21,6 +21,7 @@ import {
 import { controllerRbacObjects } from './controller-rbac.js';
 import { kubeadmConfigMap } from '../kubeadm/kubeadm-files.js';
 import { MANAGEMENT_CLUSTERS, rke1ManagementObjects } from '../rke/rancher-rke1.js';
+import { kubeconfigSecretName } from '../rke2/kubeconfig-secret.js';
 
 /**
  * What the clusters hold before anything of the twin runs: the controllers' RBAC, the scenario's
@@ -69,7 +70,13 @@ export function seedClusters(options: {
   });
   managementKube.create(R.provisioningClusters, provisioningCluster);
   managementKube.mutateStatus(R.provisioningClusters, RANCHER_NAMESPACE, scenario.clusterName, (draft) => {
-    draft.status = settledStatus(undefined, 1, options.clock.now());
+    // Rancher's id of the cluster (c-m-<8 characters>) and the kubeconfig Secret it wrote for it.
+    const managementId = `c-m-${fnv8(scenario.clusterName)}`;
+    draft.status = settledStatus(
+      { clusterName: managementId, clientSecretName: kubeconfigSecretName(scenario.clusterName) },
+      1,
+      options.clock.now(),
+    );
     return draft;
   });
   return { services, provisioningCluster };
@@ -114,4 +121,11 @@ export function seedRancherRke1(
     draft.status = objects.wrapperStatus;
     return draft;
   });
+}
+
+/** Eight hex digits from a name (FNV-1a): a stable stand-in for the random id Rancher gives a cluster. */
+function fnv8(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
 }
