@@ -111,7 +111,11 @@ export function planFromSources(cwd: string, sources: PlanSourceOptions = {}) {
 export async function planRancherCluster(
   management: ObjectStore,
   cluster: string,
-  request: { readonly targetVersion?: string; readonly ccmImageTag?: string; readonly withNodeIpam?: boolean },
+  request: {
+    readonly targetVersion?: string;
+    readonly ccmImageTag?: string;
+    readonly withNodeIpam?: boolean;
+  },
 ): Promise<MigrationPlan> {
   const live = await readRancherClusterSource(management, cluster);
   // A provisioning Cluster (RKE2) or, for RKE under Rancher, the v3 management Cluster.
