@@ -7,7 +7,8 @@
  *      migration), both at x50;
  *  (c) `uproot verify` against `kubectl describe nodes | grep ProviderID` (the seeds' check) on a 2,000-node
  *      rke2-intree twin that is not migrated (the in-tree provider set every providerID): wall times, their
- *      ratio, and whether both see the same set of providerIDs.
+ *      ratio, and whether both see the same set of providerIDs;
+ *  (d) the journey, `--target-version` (see journeyDemos).
  *
  *   npx tsx bench/run.ts demo
  */
@@ -23,6 +24,7 @@ import { loadScenario } from '../src/sandbox/scenarios/index.js';
 import { startTwin } from '../src/sandbox/twin/index.js';
 import { verify } from '../src/toolkit/verify.js';
 import { ccmHelmChart, patchCluster, rolledOut, until } from './support/rke2-twin-script.js';
+import { run as journeyBench } from './journey.bench.js';
 
 const TIME_SCALE = 50;
 const CONTROLLERS = ['service', 'route', 'cloud-node-lifecycle'] as const;
@@ -200,7 +202,73 @@ async function perDistro(): Promise<Record<string, unknown>> {
   return out;
 }
 
+/**
+ * The journey: `uproot demo --target-version` in virtual time per distribution (RKE2 and kubeadm to 1.33, RKE
+ * to 1.31, its last minor): wall and simulated seconds, hops verified, largest gap, overlap. On RKE2 also the
+ * Rancher rolls the twin's planner performed (its log names the Cluster generation of each node it configures:
+ * one roll per generation per tier, servers or workers), next to the count bench/journey.bench.ts derives
+ * from the plans.
+ */
+async function journeyDemos(): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const [scenario, targetVersion] of [
+    ['rke2-intree', '1.33'],
+    ['kubeadm-intree', '1.33'],
+    ['rke-intree', '1.31'],
+  ] as const) {
+    const dir = tempDir('uproot-journey-bench-');
+    const rolls = { servers: new Set<string>(), workers: new Set<string>() };
+    try {
+      const t0 = performance.now();
+      const result = await runDemo(
+        { scenario, timeScale: 1, dir: join(dir, 'twin'), targetVersion },
+        { cwd: dir, env: { PATH: process.env.PATH }, interactive: false },
+        {
+          instances: ec2Instances,
+          virtualTime: true,
+          twinLog: (line) => {
+            const m = /^rke2 planner: generation (\d+): configuring (etcd|control plane|worker) node/.exec(
+              line,
+            );
+            if (m) (m[2] === 'worker' ? rolls.workers : rolls.servers).add(m[1]!);
+          },
+        },
+      );
+      const gaps = maxGaps(result.ledger.controllers);
+      out[scenario] = {
+        targetVersion,
+        exitCode: result.exitCode,
+        wallSeconds: Math.round((performance.now() - t0) / 100) / 10,
+        simulatedSeconds: result.simulatedSeconds,
+        versionSteps: result.journey?.hops.map((h) => `${h.step} ${h.version} ${h.state}`),
+        apiServerVersion: result.running.apiServerVersion,
+        largestGapSeconds: largest(gaps),
+        overlapSeconds: Math.max(0, ...Object.values(result.ledger.controllers).map((c) => c.overlapSeconds)),
+        ...(scenario === 'rke2-intree'
+          ? { rancherRolls: { controlPlane: rolls.servers.size, workers: rolls.workers.size } }
+          : {}),
+      };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const fromPlans = (await journeyBench()) as {
+    uproot: { controlPlaneRolls: number; workerRolls: number };
+  };
+  const twin = (out['rke2-intree'] as { rancherRolls: { controlPlane: number; workers: number } })
+    .rancherRolls;
+  out.rollsCrossCheck = {
+    plans: { controlPlane: fromPlans.uproot.controlPlaneRolls, workers: fromPlans.uproot.workerRolls },
+    twin,
+    agree:
+      twin.controlPlane === fromPlans.uproot.controlPlaneRolls &&
+      twin.workers === fromPlans.uproot.workerRolls,
+  };
+  return out;
+}
+
 export async function run(): Promise<Record<string, unknown>> {
+  const journey = await journeyDemos();
   const virtual = await perDistro();
   const d = await demo();
   const n = await naive();
@@ -222,5 +290,6 @@ export async function run(): Promise<Record<string, unknown>> {
     },
     verifyVsKubectl: await verifyVsKubectl(2_000),
     virtualTimeDemo: virtual,
+    journeyDemo: journey,
   };
 }

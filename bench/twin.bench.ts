@@ -1,47 +1,20 @@
 /**
  * The sandbox twin: start-up time and memory at 100, 1,000 and 5,000 nodes (rke2-intree, virtual time,
- * with the simulated controller managers), and the wall time of a full scripted seed-002 migration of
- * rke2-intree on a real clock at --time-scale 50.
+ * with the simulated controller managers; 5,000 each in its own process, with and without an instance
+ * metadata endpoint per node), and the wall time of a full scripted seed-002 migration of rke2-intree on a
+ * real clock at --time-scale 50.
  *
  *   npx tsx bench/run.ts twin
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RealClock, VirtualClock } from '../src/clock/index.js';
+import { spawnSync } from 'node:child_process';
+import { RealClock } from '../src/clock/index.js';
 import { loadScenario } from '../src/sandbox/scenarios/index.js';
 import { startTwin } from '../src/sandbox/twin/index.js';
 import { ccmHelmChart, patchCluster, rolledOut, until } from './support/rke2-twin-script.js';
-
-const MiB = 2 ** 20;
-/** With `node --expose-gc`, memory figures are measured after a full collection. */
-const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
-
-async function startup(nodes: number): Promise<Record<string, number>> {
-  const dir = mkdtempSync(join(tmpdir(), 'uproot-twin-bench-'));
-  const clock = new VirtualClock();
-  gc();
-  const before = process.memoryUsage();
-  const t0 = performance.now();
-  const twin = await startTwin({ scenario: loadScenario('rke2-intree').scenario, clock, dir, nodes });
-  const started = performance.now();
-  // Until every node is Ready and every DaemonSet pod runs: twenty simulated seconds.
-  await clock.advanceBy(20_000);
-  const settled = performance.now();
-  gc();
-  const after = process.memoryUsage();
-  const status = twin.status();
-  await twin.close();
-  rmSync(dir, { recursive: true, force: true });
-  if (status.nodes.ready !== nodes) throw new Error(`only ${status.nodes.ready}/${nodes} nodes became Ready`);
-  return {
-    nodes,
-    startMs: Math.round(started - t0),
-    readyMs: Math.round(settled - t0),
-    heapUsedMiB: Math.round((after.heapUsed - before.heapUsed) / MiB),
-    rssMiB: Math.round(after.rss / MiB),
-  };
-}
+import { startup } from './support/twin-startup.js';
 
 async function scriptedMigration(timeScale: number): Promise<Record<string, number>> {
   const dir = mkdtempSync(join(tmpdir(), 'uproot-twin-bench-'));
@@ -118,8 +91,52 @@ async function scriptedMigration(timeScale: number): Promise<Record<string, numb
   };
 }
 
+/** One 5,000-node start-up in a fresh process (so RSS is that twin's alone), with or without per-node IMDS. */
+function largeStartup(nodeImdsEndpoints: boolean): Record<string, number | boolean> {
+  const child = spawnSync(
+    process.execPath,
+    [
+      '--expose-gc',
+      '--import',
+      'tsx',
+      join(import.meta.dirname, 'support', 'twin-startup.ts'),
+      '5000',
+      String(nodeImdsEndpoints),
+    ],
+    { encoding: 'utf8', maxBuffer: 1 << 20 },
+  );
+  if (child.status !== 0) throw new Error(`the 5,000-node start-up failed: ${child.stderr}`);
+  return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as Record<string, number | boolean>;
+}
+
+const KEYS = ['startMs', 'startCpuMs', 'readyMs', 'heapUsedMiB', 'rssMiB'] as const;
+
+const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+
+/**
+ * 5,000 nodes without and with an instance metadata endpoint per node, side by side in one run and
+ * alternated (`rounds` each; issue 19's budget: at most 10% more start time and memory). The before figure
+ * is the twin whose machines read their metadata through the shared port's path prefix.
+ */
+function largeComparison(rounds: number): Record<string, unknown> {
+  const runs: Record<string, number | boolean>[] = [];
+  for (let r = 0; r < rounds; r++) runs.push(largeStartup(false), largeStartup(true));
+  const of = (flag: boolean, key: string) =>
+    median(runs.filter((x) => x.nodeImdsEndpoints === flag).map((x) => Number(x[key])));
+  const ratio = (key: string) => Math.round((of(true, key) / of(false, key)) * 1000) / 1000;
+  return {
+    runs,
+    medianBefore: Object.fromEntries(KEYS.map((k) => [k, of(false, k)])),
+    medianAfter: Object.fromEntries(KEYS.map((k) => [k, of(true, k)])),
+    ratio: Object.fromEntries(KEYS.map((k) => [k, ratio(k)])),
+  };
+}
+
 export async function run(): Promise<Record<string, unknown>> {
+  const rounds = Number(process.env.TWIN_BENCH_ROUNDS ?? 2);
+  // `TWIN_BENCH_ONLY=large` runs only the 5,000-node comparison.
+  if (process.env.TWIN_BENCH_ONLY === 'large') return { large: largeComparison(rounds) };
   const startups = [];
-  for (const n of [100, 1_000, 5_000]) startups.push(await startup(n));
-  return { startup: startups, migration: await scriptedMigration(50) };
+  for (const n of [100, 1_000]) startups.push(await startup(n));
+  return { startup: startups, large: largeComparison(rounds), migration: await scriptedMigration(50) };
 }

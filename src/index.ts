@@ -48,6 +48,56 @@ export {
 } from './toolkit/status.js';
 export { report, type ReportFormat, type ReportOptions, type ReportResult } from './toolkit/report.js';
 
+// The fleet: every downstream cluster of one Rancher (docs/fleet.md)
+export {
+  fleetPreflight,
+  fleetPlan,
+  fleetMigrate,
+  fleetMigrateAsJobs,
+  fleetStatus,
+  watchFleetStatus,
+  fleetReport,
+  fleetManifestsOf,
+  FLEET_PREFLIGHT_SCHEMA_VERSION,
+  FLEET_MIGRATE_SCHEMA_VERSION,
+  FLEET_STATUS_SCHEMA_VERSION,
+  type FleetDeps,
+  type FleetTargets,
+  type RancherAccess,
+  type FleetPreflightOptions,
+  type FleetPreflightResult,
+  type FleetPreflightRow,
+  type FleetPlanOptions,
+  type FleetPlanResult,
+  type FleetMigrateDeps,
+  type FleetMigrateOptions,
+  type FleetMigrateResult,
+  type FleetMigrateRow,
+  type FleetJobOptions,
+  type FleetStatusOptions,
+  type FleetStatusReport,
+  type FleetReportOptions,
+  type FleetReportResult,
+  type FleetManifestsOptions,
+} from './toolkit/fleet/index.js';
+export type {
+  ClusterOutcome,
+  ClusterVerdict,
+  FleetCluster,
+  FleetStatusRow,
+  FleetReportModel,
+  FleetReportRow,
+  FleetReportRowInput,
+  ControllerFigures,
+  FleetPlanRow,
+  FleetJobSettings,
+  JobCluster,
+  JobState,
+  MigrationProgress,
+  Pacing,
+} from './core/fleet/index.js';
+export type { RancherClusterRef } from './core/distros/rke2/cluster-ref.js';
+
 // What the calls share: where they run, which cluster, how changes reach it
 export type { TargetFlags } from './toolkit/targets.js';
 export type { ExecutionFlags, RunHost } from './toolkit/session/run-settings.js';
@@ -66,11 +116,25 @@ export type {
 } from './engine/ports.js';
 
 // The documents they return
-export type { MigrationPlan, PlanStep, StepId, Distro, Gate } from './core/plan/plan-types.js';
+export type {
+  Change,
+  Distro,
+  Gate,
+  ManualAction,
+  MigrationPlan,
+  PlanStep,
+  StepId,
+} from './core/plan/plan-types.js';
 export type { PreflightReport } from './core/checks/index.js';
 export type { CheckId } from './core/checks/check-result.js';
 export type { PreflightSnapshot } from './core/checks/snapshot.js';
-export type { GateResult, Journal, LeaseRecord, StepRecord } from './engine/journal/journal-schema.js';
+export type {
+  GateResult,
+  Journal,
+  LeaseRecord,
+  StepRecord,
+  StepState,
+} from './engine/journal/journal-schema.js';
 export type { JournalPhase } from './engine/journal/journal-transitions.js';
 export type { OwnershipInference, OwnershipOverlap, OwnershipReport } from './core/ownership/index.js';
 export type { RunResult } from './engine/run-plan.js';

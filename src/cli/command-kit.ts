@@ -24,6 +24,8 @@ export interface TargetCliFlags {
   rancherContext?: string;
   cluster?: string;
   clusterFile?: string;
+  rancherInCluster?: boolean;
+  downstreamFromRancher?: boolean;
 }
 
 export interface ExecutionCliFlags {
@@ -53,6 +55,14 @@ export function addTargetOptions(cmd: Command, withClusterFile = true): Command 
     .option(
       '--cluster <name>',
       'RKE2 under Rancher: the provisioning Cluster, NAME or NAMESPACE/NAME (fleet-default)',
+    )
+    .option(
+      '--rancher-in-cluster',
+      "RKE2 under Rancher, in a pod of Rancher's local cluster: reach it with the pod's service account",
+    )
+    .option(
+      '--downstream-from-rancher',
+      'RKE2 under Rancher: reach the cluster with the kubeconfig Rancher keeps for it (<cluster>-kubeconfig Secret)',
     );
   if (withClusterFile)
     cmd.option('--cluster-file <file>', 'RKE: cluster.yml; kubeadm: the manifest file or directory');
@@ -96,6 +106,8 @@ export function targetFlags(opts: TargetCliFlags): TargetFlags {
     ...(opts.rancherContext ? { rancherContext: opts.rancherContext } : {}),
     ...(opts.cluster ? { cluster: opts.cluster } : {}),
     ...(opts.clusterFile ? { clusterFile: opts.clusterFile } : {}),
+    ...(opts.rancherInCluster ? { rancherInCluster: true } : {}),
+    ...(opts.downstreamFromRancher ? { downstreamFromRancher: true } : {}),
   };
 }
 

@@ -42,6 +42,7 @@ describe('lazily loaded commands', () => {
       'status',
       'rollback',
       'report',
+      'fleet',
       'demo',
       'sandbox',
       'leader-migration',

@@ -20,6 +20,8 @@ export class VirtualClock implements Clock {
   private seq = 0;
   private readonly timers: Timer[] = [];
   private inFlight = 0;
+  /** Resolved when no tracked I/O is left in flight (so settling waits instead of spinning). */
+  private quietWaiters: (() => void)[] = [];
 
   constructor(start = Date.UTC(2026, 0, 1)) {
     this.current = start;
@@ -62,6 +64,7 @@ export class VirtualClock implements Clock {
     this.inFlight++;
     return work.finally(() => {
       this.inFlight--;
+      if (this.inFlight === 0) for (const wake of this.quietWaiters.splice(0)) wake();
     });
   }
 
@@ -71,6 +74,8 @@ export class VirtualClock implements Clock {
     // register new timers or start new tracked I/O.
     let quiet = 0;
     while (quiet < 2) {
+      // Work in flight (a request, another process holding the time still): wait for it, do not spin.
+      if (this.inFlight > 0) await new Promise<void>((resolve) => this.quietWaiters.push(resolve));
       await macrotask();
       quiet = this.inFlight === 0 ? quiet + 1 : 0;
     }

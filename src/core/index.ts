@@ -183,11 +183,14 @@ export {
 } from './iam/index.js';
 
 // Component flags, and how RKE and RKE2 resolve a cluster definition into them
-export { flagName, flagValue, lastFlagValue } from './distros/shared/flag-list.js';
+export { flagName, flagValue, lastFlagValue, setFlag, withoutFlags } from './distros/shared/flag-list.js';
 export {
+  MANAGEMENT_CLUSTER,
   extraArgs,
+  managementView,
   rkeConfigOf,
   rkeEffectiveSettings,
+  withManagementView,
   type RkeEffectiveSettings,
   type RkeService,
 } from './distros/rke/index.js';
@@ -197,12 +200,23 @@ export {
   rke2ComponentProvider,
   rke2EffectiveConfig,
   rke2EffectiveSettings,
+  rke2NodeNameUsesImdsV2,
   rke2RunsBuiltInCloudController,
   type CloudProviderSetting,
   type Labels,
   type Rke2EffectiveSettings,
 } from './distros/rke2/index.js';
 export type { JsonRecord } from './distros/shared/json-value.js';
+
+// The AWS cloud config (--cloud-config): parsed, rendered, and as RKE's cloud_provider carries it
+export {
+  configuredClusterId,
+  parseAwsCloudConfig,
+  renderAwsCloudConfig,
+  rkeAwsCloudProviderConfig,
+  rkeAwsCloudProviderYaml,
+  type AwsCloudConfig,
+} from './cloud-config/index.js';
 
 // Container images; the cluster snapshot's shapes the facts above read
 export { isEcrImage, type HelmChartFacts, type PolicyRule } from './checks/index.js';

@@ -21,6 +21,12 @@ export function renderReportHtml(model: ReportModel): string {
         `<tr><td>${esc(c.name)}</td><td class="${c.overlapSeconds > 0 ? 'bad' : 'good'}">${c.overlapSeconds}</td><td>${c.notConfigured ? `<span class="not-configured">${NOT_CONFIGURED_TEXT}</span>` : c.maxGapSeconds}</td></tr>`,
     )
     .join('\n');
+  const versions = model.versions
+    .map(
+      (v) =>
+        `<tr class="state-${esc(v.state)}"><td><code>${esc(v.step)}</code></td><td>${esc(v.version)}</td><td>${esc(v.ccmTag)}</td><td>${esc(v.state)}</td></tr>`,
+    )
+    .join('\n');
   const lbs = model.loadBalancers
     .map((lb) => `<li>${esc(lb.service)}: <code>${esc(lb.hostnames.join(', ') || '(none)')}</code></li>`)
     .join('');
@@ -41,6 +47,7 @@ ${esc(model.cluster.distro)} · Kubernetes ${esc(model.kubernetes.current)} → 
 <h2>Who ran each migrated controller</h2>
 ${model.ownership ? renderTimelineSvg(model.ownership, model.steps) : '<p>No ownership timeline was recorded.</p>'}
 ${controllers ? `<table><thead><tr><th>controller</th><th>overlap (s)</th><th>largest gap (s)</th></tr></thead><tbody>${controllers}</tbody></table>` : ''}
+${versions ? `<h2>Kubernetes versions</h2>\n<p>From ${esc(model.kubernetes.current)}, one minor per step:</p>\n<table><thead><tr><th>step</th><th>Kubernetes</th><th>CCM</th><th>state</th></tr></thead><tbody>\n${versions}\n</tbody></table>` : ''}
 <h2>Steps</h2>
 <table><thead><tr><th>step</th><th>state</th><th>duration</th><th>gates</th></tr></thead><tbody>
 ${rows}

@@ -10,6 +10,18 @@ export function renderReportMarkdown(model: ReportModel): string {
   );
   lines.push(`- Cloud controller manager: \`${model.ccmImage}\``);
   lines.push(`- Generated: ${model.generatedAt}`, '');
+  if (model.versions.length > 0) {
+    lines.push(
+      '## Kubernetes versions',
+      '',
+      `From ${model.kubernetes.current}, one minor per step:`,
+      '',
+      '| step | Kubernetes | CCM | state |',
+      '| --- | --- | --- | --- |',
+    );
+    for (const v of model.versions) lines.push(`| ${v.step} | ${v.version} | ${v.ccmTag} | ${v.state} |`);
+    lines.push('');
+  }
   lines.push('## Steps', '', '| step | state | duration | gates |', '| --- | --- | --- | --- |');
   for (const s of model.steps) {
     const gates = s.gates.map((g) => `${g.type}: ${g.result} (${g.seconds} s)`).join('<br>') || '—';

@@ -8,6 +8,13 @@ export interface ReportModel {
   readonly generatedAt: string;
   readonly cluster: { readonly name: string; readonly distro: string };
   readonly kubernetes: { readonly current: string; readonly target: string };
+  /** The steps that change the Kubernetes version, in order (a journey's hops), and where each stands. */
+  readonly versions: readonly {
+    readonly step: string;
+    readonly version: string;
+    readonly ccmTag: string;
+    readonly state: StepRecord['state'];
+  }[];
   readonly ccmImage: string;
   readonly verdict: 'completed' | 'failed' | 'in-progress' | 'rolled-back' | 'not-started';
   readonly steps: readonly ReportStep[];
@@ -75,7 +82,11 @@ export function buildReportModel(
     title: `uproot migration report: ${journal.cluster.name}`,
     generatedAt: new Date(options.now).toISOString(),
     cluster: journal.cluster,
-    kubernetes: journal.plan.kubernetes,
+    kubernetes: { current: journal.plan.kubernetes.current, target: journal.plan.kubernetes.target },
+    versions: (journal.plan.kubernetes.upgrades ?? []).map((u) => ({
+      ...u,
+      state: journal.steps.find((s) => s.id === u.step)?.state ?? 'pending',
+    })),
     // plan.ccm.image carries the install tag already: show the image the migration ends with.
     ccmImage: withImageTag(journal.plan.ccm.image, journal.plan.ccm.targetTag),
     verdict: verdictOf(journal),

@@ -152,6 +152,35 @@ describe('migration report', () => {
     }
   });
 
+  it('lists the steps that change the Kubernetes version with their release and state (a journey\u2019s hops)', () => {
+    const j = journal();
+    const journey: Journal = {
+      ...j,
+      plan: {
+        ...j.plan,
+        kubernetes: {
+          current: 'v1.26.15',
+          target: 'v1.28.15',
+          upgrades: [
+            { step: 'install-ccm', version: 'v1.27.16', ccmTag: 'v1.27.10' },
+            { step: 'switch-to-external', version: 'v1.28.15', ccmTag: 'v1.28.11' },
+          ],
+        },
+      },
+    };
+    const m = buildReportModel(journey, { now: t0 });
+    expect(m.versions.map((v) => [v.step, v.version, v.state])).toEqual([
+      ['install-ccm', 'v1.27.16', 'failed'],
+      ['switch-to-external', 'v1.28.15', 'pending'],
+    ]);
+    const md = renderReportMarkdown(m);
+    expect(md).toContain('## Kubernetes versions');
+    expect(md).toContain('| switch-to-external | v1.28.15 | v1.28.11 | pending |');
+    expect(renderReportHtml(m)).toContain('<h2>Kubernetes versions</h2>');
+    // A plan that keeps the version has no such section.
+    expect(renderReportMarkdown(buildReportModel(j, { now: t0 }))).not.toContain('Kubernetes versions');
+  });
+
   it('shows a controller no manager is configured to run as such, not as a gap', () => {
     const report = ownershipReport(
       new Map([['route', []]]),

@@ -8,7 +8,9 @@ import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { readClusterFiles, readRancherClusterSource } from '../adapters/cluster-source/index.js';
 import type { Clock } from '../clock/index.js';
-import { PLANNERS } from '../core/distros/detect.js';
+import { PLANNERS, detectDistro } from '../core/distros/detect.js';
+import type { RkeTooling } from '../core/distros/rke/index.js';
+import { stepFixing, type PreflightReport } from '../core/checks/index.js';
 import { stepOptionsFromPlan } from '../core/distros/distro.js';
 import { planClusterFiles } from '../core/plan/plan-cluster.js';
 import { migrationPlanSchema, type MigrationPlan } from '../core/plan/plan-types.js';
@@ -16,13 +18,19 @@ import { InputError, UprootError } from '../errors/index.js';
 import type { StepTransforms } from '../engine/appliers/applier-types.js';
 import { isRecord, type JsonRecord } from '../engine/object-diff/json.js';
 import type { Clusters } from './session/cluster-access.js';
+import type { ObjectStore } from '../engine/ports.js';
 import type { MigrateOptions, PreflightVerdict } from './migrate.js';
 import { preflight } from './preflight.js';
+import { rancherTooling } from './rke-tooling-probe.js';
+import { viaRancher } from './targets.js';
 
 export interface PlanSourceOptions {
   /** A plan produced by `uproot plan -o json` (reviewed beforehand). */
   readonly planFile?: string;
   readonly ccmImageTag?: string;
+  readonly withNodeIpam?: boolean;
+  /** Asks the RKE binary for its version (`rke --version`), for an RKE cluster.yml. */
+  readonly rkeVersion?: () => Promise<RkeTooling | undefined>;
 }
 
 /** The reviewed plan file (--plan); a cluster file is read by adapters/cluster-source. */
@@ -81,19 +89,41 @@ export function planFromSources(cwd: string, sources: PlanSourceOptions = {}) {
     const request = {
       ...(options.targetVersion ? { targetVersion: options.targetVersion } : {}),
       ...(sources.ccmImageTag ? { ccmImageTag: sources.ccmImageTag } : {}),
+      ...(sources.withNodeIpam ? { withNodeIpam: true } : {}),
     };
     if (sources.planFile) return readPlanFile(resolve(cwd, sources.planFile));
-    if (options.rancherContext && options.cluster && clusters.management) {
-      const live = await readRancherClusterSource(clusters.management, options.cluster);
-      return planClusterFiles([live], { ...request, distro: 'rke2' }).plan;
+    if (viaRancher(options) && options.cluster && clusters.management)
+      return planRancherCluster(clusters.management, options.cluster, request);
+    if (options.clusterFile) {
+      const files = readClusterFiles([resolve(cwd, options.clusterFile)]);
+      const tooling =
+        sources.rkeVersion && detectDistro(files) === 'rke' ? await sources.rkeVersion() : undefined;
+      return planClusterFiles(files, { ...request, ...(tooling ? { rkeTooling: tooling } : {}) }).plan;
     }
-    if (options.clusterFile)
-      return planClusterFiles(readClusterFiles([resolve(cwd, options.clusterFile)]), request).plan;
     throw new InputError('UP-MIGRATE-SOURCE', 'migrate needs the cluster definition to plan from', {
       location: { field: '--cluster-file / --rancher-context --cluster / --plan' },
       hint: 'RKE2 under Rancher: --rancher-context CTX --cluster NAME; RKE or kubeadm: --cluster-file FILE; or a reviewed --plan plan.json',
     });
   };
+}
+
+/** The plan for a live Rancher provisioning Cluster, read from the management cluster. */
+export async function planRancherCluster(
+  management: ObjectStore,
+  cluster: string,
+  request: {
+    readonly targetVersion?: string;
+    readonly ccmImageTag?: string;
+    readonly withNodeIpam?: boolean;
+  },
+): Promise<MigrationPlan> {
+  const live = await readRancherClusterSource(management, cluster);
+  // A provisioning Cluster (RKE2) or, for RKE under Rancher, the v3 management Cluster.
+  if (!live.path.startsWith('clusters.management.cattle.io/'))
+    return planClusterFiles([live], { ...request, distro: 'rke2' }).plan;
+  const tooling = await rancherTooling(management);
+  return planClusterFiles([live], { ...request, distro: 'rke', ...(tooling ? { rkeTooling: tooling } : {}) })
+    .plan;
 }
 
 /** The planner's transformations for a plan; a planner refusing an object it does not handle yields to the patch. */
@@ -128,6 +158,8 @@ export function preflightVerdict(
       ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}),
       ...(options.context ? { context: options.context } : {}),
       ...(options.rancherContext ? { rancherContext: options.rancherContext } : {}),
+      ...(options.rancherInCluster ? { rancherInCluster: true } : {}),
+      ...(options.downstreamFromRancher ? { downstreamFromRancher: true } : {}),
       ...(options.cluster ? { cluster: options.cluster } : {}),
       ...(options.clusterFile ? { clusterFile: options.clusterFile } : {}),
       ...(options.targetVersion ? { targetVersion: options.targetVersion } : {}),
@@ -135,16 +167,34 @@ export function preflightVerdict(
       cwd,
       clock,
     });
-    const failed = report.checks.filter((c) => c.status === 'fail');
-    return {
-      outcome: report.outcome,
-      failedChecks: failed.map((c) => c.id),
-      failures: failed.map(
-        (c) =>
-          `${c.title}: ${c.message}${c.status === 'fail' && c.fixes[0] ? ` (fix: ${describeFix(c.fixes[0])})` : ''}`,
-      ),
-    };
+    return verdictOfReport(report);
   };
+}
+
+/** What migrate keeps of a preflight report: the outcome and each failed check with its fix. */
+export function verdictOfReport(report: PreflightReport): PreflightVerdict {
+  const failed = report.checks.filter((c) => c.status === 'fail');
+  return {
+    outcome: report.outcome,
+    failedChecks: failed.map((c) => c.id),
+    failures: failed.map(
+      (c) =>
+        `${c.title}: ${c.message}${c.status === 'fail' && c.fixes[0] ? ` (fix: ${describeFix(c.fixes[0])})` : ''}`,
+    ),
+  };
+}
+
+/**
+ * Whether a preflight verdict stops the migration of this plan: a failed check does, unless the plan's own
+ * steps fix it (the migration-lease RBAC), since their gates then prove the fix.
+ */
+export function preflightRefuses(verdict: PreflightVerdict, plan: MigrationPlan): boolean {
+  if (verdict.outcome !== 'fail') return false;
+  if (!verdict.failedChecks) return true;
+  return verdict.failures.some((_, i) => {
+    const check = verdict.failedChecks?.[i];
+    return !check || !stepFixing(check, plan);
+  });
 }
 
 function describeFix(fix: unknown): string {

@@ -8,7 +8,7 @@ import { connectJournalSession } from './session/journal-session.js';
 import type { Clock } from '../clock/index.js';
 import type { MigrationPlan, StepId } from '../core/plan/plan-types.js';
 import { ExitCode, InputError } from '../errors/index.js';
-import { stepFixing, type CheckId } from '../core/checks/index.js';
+import type { CheckId } from '../core/checks/index.js';
 import { KubeGateReader } from '../adapters/kube/gate-reader.js';
 import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
 import type { Journal, LoadBalancerRecord } from '../engine/journal/journal-schema.js';
@@ -22,7 +22,9 @@ import { clusterRefOf, type journalLocationFor } from '../engine/journal/journal
 import { executionFor, requireConfirmation, withLockedJournal, type RunDeps } from './session/locked-run.js';
 import type { ExecutionFlags, RunHost } from './session/run-settings.js';
 import { validateTargets, type TargetFlags } from './targets.js';
-import { planFromSources, plannerTransforms, preflightVerdict } from './migrate-sources.js';
+import { planFromSources, plannerTransforms, preflightRefuses, preflightVerdict } from './migrate-sources.js';
+import { rkeBinaryTooling } from './rke-tooling-probe.js';
+import { ProcessRunner } from '../adapters/process/run-command.js';
 
 export interface MigrateOptions extends TargetFlags, ExecutionFlags {
   /** A plan reviewed beforehand (`uproot plan -o json`) instead of planning now. */
@@ -30,12 +32,19 @@ export interface MigrateOptions extends TargetFlags, ExecutionFlags {
   readonly targetVersion?: string;
   /** A cloud-controller-manager image tag instead of the pinned release. */
   readonly ccmImageTag?: string;
+  /** Move nodeipam to the CCM too, where the CCM release implements it (the planner refuses otherwise). */
+  readonly withNodeIpam?: boolean;
   /** Show the plan (or, with resume, what would happen next) and change nothing. */
   readonly dryRun?: boolean;
   /** Do not ask for confirmation (required when not at a terminal). */
   readonly yes?: boolean;
   /** Continue the journaled migration. */
   readonly resume?: boolean;
+  /**
+   * Continue the journaled migration if one is unfinished, else start one: what a Job runs, so that the pod
+   * replacing a dead one carries on where it stopped.
+   */
+  readonly autoResume?: boolean;
   /** Stop once this step is verified. */
   readonly until?: StepId;
   readonly skipPreflight?: boolean;
@@ -105,6 +114,9 @@ export async function migrate(
       planFromSources(host.cwd, {
         ...opt('planFile', options.planFile),
         ...opt('ccmImageTag', options.ccmImageTag),
+        ...opt('withNodeIpam', options.withNodeIpam),
+        rkeVersion: () =>
+          rkeBinaryTooling(deps.runner ?? new ProcessRunner(clock), options.rkeBinary ?? 'rke', host.cwd),
       }),
     preflight: deps.preflight ?? preflightVerdict(host.cwd, host.env, clock),
   };
@@ -112,7 +124,7 @@ export async function migrate(
     return dryRun(options, clusters, new ConfigMapJournalStore(journalObjects, location), withDefaults);
   }
 
-  const purpose = `uproot migrate${options.resume ? ' --resume' : ''}`;
+  const purpose = `uproot migrate${options.resume ? ' --resume' : options.autoResume ? ' --auto-resume' : ''}`;
   const lockedRun = {
     stateDir: options.stateDir,
     purpose,
@@ -122,7 +134,7 @@ export async function migrate(
   };
   return withLockedJournal(session, host, lockedRun, async (locked, runId) => {
     const existing = await locked.store.load();
-    const start = await startingJournal(options, host, withDefaults, {
+    const start = await startingJournal(autoResumed(options, existing), host, withDefaults, {
       existing,
       clusters,
       location,
@@ -156,6 +168,15 @@ export async function migrate(
       exitCode: lockLost ? ExitCode.badInput : exitCodeOf(result),
     };
   });
+}
+
+/** With autoResume, an unfinished journal is resumed as --resume would; otherwise the options as given. */
+function autoResumed(options: MigrateOptions, existing: Journal | undefined): MigrateOptions {
+  if (!options.autoResume || options.resume || !existing) return options;
+  const phase = journalPhase(existing).type;
+  return phase === 'in-progress' || phase === 'not-started' || phase === 'rolling-back'
+    ? { ...options, resume: true }
+    : options;
 }
 
 /** A plan that edits Rancher's provisioning Cluster needs the management cluster. */
@@ -266,14 +287,7 @@ async function startingJournal(
     if (verdict?.outcome === 'fail') return refused(verdict.failures);
     throw error;
   }
-  if (verdict?.outcome === 'fail') {
-    // Failures the plan's own steps fix (the migration-lease RBAC) do not stop the run: their gates prove them.
-    const left = verdict.failures.filter((_, i) => {
-      const check = verdict.failedChecks?.[i];
-      return !check || !stepFixing(check, plan);
-    });
-    if (left.length > 0 || !verdict.failedChecks) return refused(verdict.failures);
-  }
+  if (verdict && preflightRefuses(verdict, plan)) return refused(verdict.failures);
   if (plan.outcome.type === 'nothing-to-do') {
     return { outcome: { type: 'nothing-to-do', reason: plan.outcome.reason, plan }, exitCode: ExitCode.ok };
   }
@@ -328,7 +342,7 @@ async function dryRun(
   deps: MigrateDeps,
 ): Promise<MigrateResult> {
   const existing = await store.load();
-  if (options.resume) {
+  if (autoResumed(options, existing).resume) {
     if (!existing) {
       throw new InputError('UP-MIGRATE-NOTHING-TO-RESUME', 'there is no migration journal to resume', {
         location: { field: '--resume' },

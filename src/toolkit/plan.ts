@@ -17,6 +17,8 @@ export interface PlanOptions {
   readonly clusterFile?: string | readonly string[];
   /** A built-in example instead: rke2, rke, rancher-rke or kubeadm. */
   readonly example?: string;
+  /** The definition as text already read (a fleet reads each live Rancher Cluster), named by `path`. */
+  readonly source?: { readonly path: string; readonly text: string };
   /** rke2, rke or kubeadm: confirms the detected distribution (a contradiction is an error). */
   readonly distro?: string;
   /** The Kubernetes release to end on (default: the current one). */
@@ -27,7 +29,7 @@ export interface PlanOptions {
   readonly keepAwsNodeNaming?: boolean;
   /** RKE: set useInstanceMetadataHostname. */
   readonly useInstanceMetadataHostname?: boolean;
-  /** kubeadm: migrate the Node IPAM controller too. */
+  /** Move the Node IPAM controller to the CCM too (refused where the CCM release does not implement it). */
   readonly withNodeIpam?: boolean;
   /** Write every artifact (edited files per step, values, configs, RUNBOOK.md, plan.json) to this directory. */
   readonly out?: string;
@@ -61,6 +63,15 @@ export async function plan(options: PlanOptions): Promise<PlanRunResult> {
 }
 
 function planInput(options: PlanOptions, cwd: string): SourceFile[] {
+  if (options.source !== undefined) {
+    if (options.clusterFile !== undefined || options.example !== undefined) {
+      throw new InputError('UP-PLAN-ARGS', 'a definition given as text cannot be combined with files', {
+        location: { field: 'source', value: options.source.path },
+        hint: 'give one cluster definition',
+      });
+    }
+    return [{ path: options.source.path, text: options.source.text }];
+  }
   const given =
     options.clusterFile === undefined
       ? []

@@ -3,6 +3,7 @@
  * check (pure) → report. Read-only throughout: the only non-GET requests are SubjectAccessReviews.
  */
 import { isAbsolute, resolve } from 'node:path';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { RealClock, type Clock } from '../clock/index.js';
 import { InputError } from '../errors/index.js';
 import { parseKubernetesVersion } from '../core/kubernetes-version/index.js';
@@ -20,12 +21,14 @@ import {
   type PreflightSnapshot,
   type Readable,
 } from '../core/checks/index.js';
-import { describeTarget, loadKubeConfig } from '../adapters/kube/index.js';
+import { describeTarget } from '../adapters/kube/index.js';
 import { readClusterSnapshot } from '../adapters/kube/cluster-snapshot.js';
 import { readClusterDefinitionFile, readRancherCluster } from '../adapters/cluster-source/index.js';
 import { RequestCounter } from '../adapters/kube/request-counter.js';
 import { createAwsClients, readAwsSnapshot, resolveRegion } from '../adapters/aws/index.js';
 import { validateTargets } from './targets.js';
+import { parseClusterRef } from '../core/distros/rke2/cluster-ref.js';
+import { resolveKubeConfigs } from './session/cluster-access.js';
 
 export interface PreflightOptions {
   readonly kubeconfig?: string;
@@ -36,6 +39,15 @@ export interface PreflightOptions {
   readonly cluster?: string;
   /** An RKE2 Cluster YAML, RKE cluster.yml or kubeadm kube-controller-manager manifest. */
   readonly clusterFile?: string;
+  /** Reach Rancher's local cluster with this pod's service account (with `cluster`). */
+  readonly rancherInCluster?: boolean;
+  /** Reach the downstream cluster with the kubeconfig Rancher keeps for `cluster`. */
+  readonly downstreamFromRancher?: boolean;
+  /**
+   * Kubeconfigs already loaded, instead of the flags above (a fleet run reaches each cluster through Rancher);
+   * with `management` and `cluster`, the provisioning Cluster is read from there.
+   */
+  readonly kubeConfigs?: { readonly downstream: KubeConfig; readonly management?: KubeConfig };
   readonly region?: string;
   readonly targetVersion?: string;
   /** The cluster id for tag fixes when the instances carry none. */
@@ -67,8 +79,9 @@ export async function preflight(options: PreflightOptions = {}): Promise<Preflig
   const kubeCounter = new RequestCounter();
   const awsCounter = new RequestCounter();
 
-  const kc = loadKubeConfig({ kubeconfig: options.kubeconfig, context: options.context }, env);
-  const definition = await readDefinition(options, env, kubeCounter, progress);
+  const configs = options.kubeConfigs ?? (await resolveKubeConfigs(options, env, clock));
+  const kc = configs.downstream;
+  const definition = await readDefinition(options, configs.management, kubeCounter, progress);
   const kube = await readClusterSnapshot(kc, {
     counter: kubeCounter,
     clock,
@@ -136,7 +149,8 @@ export async function preflight(options: PreflightOptions = {}): Promise<Preflig
 }
 
 function validateFlags(options: PreflightOptions): void {
-  validateTargets(options);
+  if (!options.kubeConfigs) validateTargets(options);
+  else if (options.cluster) parseClusterRef(options.cluster);
   if (options.targetVersion) parseKubernetesVersion(options.targetVersion, '--target-version');
   if (options.region !== undefined && !/^[a-z]{2}(-[a-z]+)+-\d$/.test(options.region)) {
     throw new InputError('UP-PREFLIGHT-REGION', `"${options.region}" is not an AWS region`, {
@@ -148,7 +162,7 @@ function validateFlags(options: PreflightOptions): void {
 
 async function readDefinition(
   options: PreflightOptions,
-  env: Readonly<Record<string, string | undefined>>,
+  management: KubeConfig | undefined,
   counter: RequestCounter,
   progress: (step: string) => void,
 ): Promise<Readable<ClusterDefinition> | undefined> {
@@ -159,12 +173,8 @@ async function readDefinition(
       : resolve(options.cwd ?? process.cwd(), options.clusterFile);
     return { state: 'ok', value: readClusterDefinitionFile(path) };
   }
-  if (options.rancherContext && options.cluster) {
+  if (management && options.cluster) {
     progress('Rancher cluster');
-    const management = loadKubeConfig(
-      { kubeconfig: options.kubeconfig, context: options.rancherContext },
-      env,
-    );
     return readRancherCluster(management, options.cluster, counter);
   }
   return undefined;

@@ -21,6 +21,8 @@ export interface ReportOptions {
   readonly format?: ReportFormat;
   /** A journal file (default: the only one under `stateDir`). */
   readonly journal?: string;
+  /** A journal already read (a fleet reads each cluster's from Rancher's local cluster), instead of a file. */
+  readonly fromJournal?: Journal;
   /** Where uproot keeps its local journal copies (default .uproot). */
   readonly stateDir?: string;
   /** Relative paths resolve against it (default process.cwd()). */
@@ -37,10 +39,13 @@ export interface ReportResult {
 
 export async function report(options: ReportOptions = {}): Promise<ReportResult> {
   const cwd = options.cwd ?? process.cwd();
-  const file = options.journal
-    ? resolve(cwd, options.journal)
-    : findJournal(resolve(cwd, options.stateDir ?? '.uproot'));
-  const journal = readJournal(file);
+  const journal =
+    options.fromJournal ??
+    readJournal(
+      options.journal
+        ? resolve(cwd, options.journal)
+        : findJournal(resolve(cwd, options.stateDir ?? '.uproot')),
+    );
   const model = buildReportModel(journal, {
     ownership: journalOwnership(journal),
     now: options.now ?? Date.now(),

@@ -10,6 +10,7 @@ export interface VerifyCheck {
     | 'ccm-running'
     | 'kcm-external'
     | 'load-balancers-kept'
+    | 'kubernetes-version'
     | 'no-ownership-overlap';
   readonly title: string;
   readonly status: CheckStatus;

@@ -20,6 +20,10 @@ import { evaluateNodesInitialized } from '../engine/gates/node-gates.js';
 import type { OwnershipInference } from '../core/ownership/index.js';
 import { evaluateNoOwnershipOverlap } from '../engine/gates/ownership.js';
 import { readOwnershipEvidence } from './ownership-evidence.js';
+import { evaluateGate, readGateSnapshot } from '../engine/gates/evaluate-gate.js';
+import type { GateReader } from '../engine/ports.js';
+import type { Journal } from '../engine/journal/journal-schema.js';
+import type { GateContext } from '../engine/gates/evaluate-gate.js';
 import { kubeconfigConnect, type Connect } from './session/cluster-access.js';
 import { controlPlaneSelectorFor, distroFacts } from '../core/distros/distro-facts.js';
 import { parseClusterRef } from '../core/distros/rke2/cluster-ref.js';
@@ -120,6 +124,8 @@ export async function verify(
             evaluateLoadBalancersKept(journal.baseline.loadBalancers, services),
           ),
     );
+    const version = await kubernetesVersion(journal, reader, { facts, selector, now: clock.now() });
+    if (version) checks.push(version);
     checks.push(
       fromVerdict(
         'no-ownership-overlap',
@@ -146,6 +152,47 @@ export async function verify(
     report: { schemaVersion: VERIFY_SCHEMA_VERSION, outcome, journal: journal ? 'cluster' : 'none', checks },
     exitCode: outcome === 'fail' ? ExitCode.failed : ExitCode.ok,
   };
+}
+
+/**
+ * A plan that changes the Kubernetes version: the cluster runs the release of the last version step uproot
+ * verified, judged by that step's own kubernetes-version gate (every kubelet, /version, the control-plane
+ * pods). Undefined when the plan keeps the version.
+ */
+async function kubernetesVersion(
+  journal: Journal,
+  reader: GateReader,
+  where: { readonly facts: GateContext['facts']; readonly selector: string; readonly now: number },
+): Promise<VerifyCheck | undefined> {
+  const upgrades = journal.plan.kubernetes.upgrades ?? [];
+  if (upgrades.length === 0) return undefined;
+  const id = 'kubernetes-version' as const;
+  const target = journal.plan.kubernetes.target;
+  const verified = upgrades.filter((u) =>
+    journal.steps.some((s) => s.id === u.step && s.state === 'verified'),
+  );
+  const last = verified.at(-1);
+  const gate = journal.plan.steps
+    .find((s) => s.id === last?.step)
+    ?.gates.find((g) => g.type === 'kubernetes-version');
+  if (!last || !gate) {
+    return {
+      id,
+      title: `the cluster runs the Kubernetes release of its last verified version step`,
+      status: 'skip',
+      detail: `no version step is verified yet (the plan moves the cluster to ${target})`,
+    };
+  }
+  const ctx: GateContext = {
+    facts: where.facts,
+    controlPlaneSelector: where.selector,
+    baseline: journal.baseline.loadBalancers,
+    timeline: journal.leaseTimeline,
+  };
+  const verdict = evaluateGate(gate, await readGateSnapshot(gate, reader, ctx), ctx, where.now);
+  const still = last.version === target ? '' : `; the plan continues to ${target}`;
+  const check = fromVerdict(id, `the cluster runs ${last.version} (${last.step})${still}`, verdict);
+  return check.status === 'pass' ? { ...check, detail: `${check.detail}${still}` } : check;
 }
 
 function regionOf(options: VerifyOptions, host: RunHost, nodes: readonly NodeFacts[]): string | undefined {

@@ -58,6 +58,15 @@ function instanceFacts(i: Instance): Ec2InstanceFacts {
     securityGroupIds: (i.SecurityGroups ?? []).map((g) => g.GroupId ?? '').filter(Boolean),
     tags: tagsOf(i.Tags),
     ...(i.IamInstanceProfile?.Arn ? { iamInstanceProfileArn: i.IamInstanceProfile.Arn } : {}),
+    ...(i.MetadataOptions
+      ? {
+          metadataOptions: {
+            httpTokens: i.MetadataOptions.HttpTokens ?? 'optional',
+            httpPutResponseHopLimit: i.MetadataOptions.HttpPutResponseHopLimit ?? 1,
+            httpEndpoint: i.MetadataOptions.HttpEndpoint ?? 'enabled',
+          },
+        }
+      : {}),
   };
 }
 

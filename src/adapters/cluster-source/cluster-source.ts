@@ -31,16 +31,30 @@ export async function readRancherCluster(
   const source = `Rancher cluster ${namespace}/${name}`;
   try {
     counter?.count('get clusters.provisioning.cattle.io (management)');
-    const obj: unknown = await makeKeepAliveApiClient(management, CustomObjectsApi).getNamespacedCustomObject(
-      {
+    const api = makeKeepAliveApiClient(management, CustomObjectsApi);
+    const obj: unknown = await api
+      .getNamespacedCustomObject({
         group: 'provisioning.cattle.io',
         version: 'v1',
         namespace,
         plural: 'clusters',
         name,
-      },
-    );
-    return { state: 'ok', value: readClusterDefinition(obj, source) };
+      })
+      .catch((error: unknown) => {
+        if (apiFailure(error).code === 404) return undefined;
+        throw error;
+      });
+    if (obj !== undefined && !isLegacyWrapper(obj))
+      return { state: 'ok', value: readClusterDefinition(obj, source) };
+    counter?.count('get clusters.management.cattle.io (management)');
+    const legacyName = legacyClusterName(obj, name);
+    const legacy: unknown = await api.getClusterCustomObject({
+      group: 'management.cattle.io',
+      version: 'v3',
+      plural: 'clusters',
+      name: legacyName,
+    });
+    return { state: 'ok', value: readClusterDefinition(legacy, `Rancher cluster ${legacyName}`) };
   } catch (error) {
     if (error instanceof InputError) throw error;
     if (isFatal(error)) throw fatalError(error, `reading ${source} from the management cluster`);
@@ -183,12 +197,37 @@ export function readExample(name: string, field = '--example'): SourceFile {
 export async function readRancherClusterSource(management: ObjectStore, ref: string): Promise<SourceFile> {
   const at = parseClusterRef(ref);
   const live = await management.get({ apiVersion: 'provisioning.cattle.io/v1', kind: 'Cluster', ...at });
-  if (!live) throw clusterNotFound(at, ref);
+  if (live && !isLegacyWrapper(live)) {
+    return { path: `clusters.provisioning.cattle.io/${at.namespace}/${at.name}`, text: definitionText(live) };
+  }
+  // RKE (RKE1) under Rancher: the v3 management Cluster holds the RKE options.
+  const name = legacyClusterName(live, at.name);
+  const legacy = await management.get({ apiVersion: 'management.cattle.io/v3', kind: 'Cluster', name });
+  if (!legacy) throw clusterNotFound(at, ref);
+  return { path: `clusters.management.cattle.io/${name}`, text: definitionText(legacy) };
+}
+
+/** The object as a planner reads it: without its status and managedFields. */
+function definitionText(live: Record<string, unknown> & { metadata?: object }): string {
   const { status: _status, ...object } = live;
-  const metadata = object.metadata ? { ...object.metadata } : undefined;
+  const metadata = object.metadata ? { ...(object.metadata as Record<string, unknown>) } : undefined;
   if (metadata) delete metadata.managedFields;
-  const text = stringify({ ...object, ...(metadata ? { metadata } : {}) }, { lineWidth: 0 });
-  return { path: `clusters.provisioning.cattle.io/${at.namespace}/${at.name}`, text };
+  return stringify({ ...object, ...(metadata ? { metadata } : {}) }, { lineWidth: 0 });
+}
+
+/**
+ * Rancher 2.6+ mirrors every legacy (RKE1, imported, hosted) cluster `c-xxxxx` as a provisioning Cluster of the
+ * same name in its fleet workspace, with no rkeConfig (rancher/rancher pkg/controllers/provisioningv2/cluster
+ * controller.go generateProvisioningClusterFromLegacyCluster); status.clusterName names the v3 Cluster.
+ */
+function isLegacyWrapper(cluster: unknown): boolean {
+  const spec = (cluster as { spec?: { rkeConfig?: unknown } }).spec;
+  return spec?.rkeConfig === undefined || spec.rkeConfig === null;
+}
+
+function legacyClusterName(wrapper: unknown, fallback: string): string {
+  const name = (wrapper as { status?: { clusterName?: unknown } } | undefined)?.status?.clusterName;
+  return typeof name === 'string' && name !== '' ? name : fallback;
 }
 
 function clusterNotFound(at: RancherClusterRef, ref: string): InputError {
@@ -197,7 +236,7 @@ function clusterNotFound(at: RancherClusterRef, ref: string): InputError {
     `the Rancher cluster ${at.namespace}/${at.name} does not exist`,
     {
       location: { field: '--cluster', value: ref },
-      hint: 'list them with: kubectl --context <rancher-context> get clusters.provisioning.cattle.io -A',
+      hint: 'list them with: kubectl --context <rancher-context> get clusters.provisioning.cattle.io -A (RKE clusters: get clusters.management.cattle.io, the c-xxxxx name)',
     },
   );
 }

@@ -17,6 +17,7 @@ import type {
 } from '../../engine/gates/gate-facts.js';
 import { VERSIONED_CONTROL_PLANE } from '../../engine/gates/kubernetes-version.js';
 import type { KubeObject, ObjectStore } from '../../engine/ports.js';
+import { deepEqual } from '../../engine/object-diff/json.js';
 
 type Rec = Record<string, unknown>;
 const rec = (v: unknown): Rec => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Rec) : {});
@@ -184,6 +185,15 @@ export class KubeGateReader implements GateReader {
           ...(str(c.message) ? { message: str(c.message)! } : {}),
         })),
     };
+    if (ref.apiVersion === 'management.cattle.io/v3') {
+      // Rancher's RKE1 provisioner records what it applied, not which generation it saw.
+      out.appliedSpecCurrent = deepEqual(
+        rkeSettingsUprootEdits(rec(status.appliedSpec).rancherKubernetesEngineConfig),
+        rkeSettingsUprootEdits(rec(cluster.spec).rancherKubernetesEngineConfig),
+      );
+      out.failedSpec = status.failedSpec !== undefined && status.failedSpec !== null;
+      return out as unknown as ClusterObjectFacts;
+    }
     if (cluster.metadata?.generation !== undefined) out.generation = cluster.metadata.generation;
     if (num(status.observedGeneration) !== undefined) out.observedGeneration = status.observedGeneration;
     if (typeof status.ready === 'boolean') out.ready = status.ready;
@@ -216,4 +226,21 @@ export class KubeGateReader implements GateReader {
       ...(str(status.reason) ? { reason: str(status.reason)! } : {}),
     };
   }
+}
+
+/**
+ * The parts of a v3 Cluster's RKE options uproot's steps edit. Only these are compared with
+ * status.appliedSpec: Rancher moves secrets (etcd S3 keys, registry passwords) out of the spec into Secrets
+ * (pkg/controllers/management/secretmigrator), so the whole spec and the applied one can differ for ever.
+ */
+function rkeSettingsUprootEdits(rke: unknown): unknown {
+  const r = rec(rke);
+  const services = rec(r.services);
+  return {
+    kubernetesVersion: r.kubernetesVersion,
+    cloudProvider: r.cloudProvider,
+    kubeController: services.kubeController,
+    kubeApi: services.kubeApi,
+    kubelet: services.kubelet,
+  };
 }

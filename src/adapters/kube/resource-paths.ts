@@ -28,6 +28,7 @@ const KNOWN: Readonly<Record<string, { plural: string; namespaced: boolean }>> =
   'rbac.authorization.k8s.io/v1/ClusterRole': { plural: 'clusterroles', namespaced: false },
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': { plural: 'clusterrolebindings', namespaced: false },
   'provisioning.cattle.io/v1/Cluster': { plural: 'clusters', namespaced: true },
+  'management.cattle.io/v3/Cluster': { plural: 'clusters', namespaced: false },
   'helm.cattle.io/v1/HelmChart': { plural: 'helmcharts', namespaced: true },
   'helm.cattle.io/v1/HelmChartConfig': { plural: 'helmchartconfigs', namespaced: true },
 };

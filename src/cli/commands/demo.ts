@@ -1,12 +1,16 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { CommandRegistrar } from '../program.js';
+import type { CommandContext, CommandRegistrar } from '../program.js';
 import { parseOutputFormat, renderDocument } from '../output.js';
 import { InputError } from '../../errors/index.js';
+import { parseKubernetesVersion } from '../../core/kubernetes-version/index.js';
 import { runDemo, type DemoResult } from '../../sandbox/demo/run-demo.js';
 import { hostOf, renderEvent } from '../command-kit.js';
 import { verifyText } from './verify.js';
+import { runFleetDemo, type FleetDemoResult } from '../../sandbox/demo/run-fleet-demo.js';
+import { FLEET_SCENARIO } from '../../sandbox/fleet/serve-fleet.js';
+import { migrateTable, preflightTable, statusTable } from './fleet-render.js';
 
 export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
   program
@@ -23,7 +27,13 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
       '--time-scale <x>',
       'run in real time sped up X times (e.g. 50), to watch the twin with kubectl; default: virtual time, whose figures do not depend on how busy the machine is',
     )
+    .option(
+      '--target-version <version>',
+      'migrate, then upgrade one minor at a time to this Kubernetes version',
+    )
     .option('--nodes <n>', 'total node count (control-plane nodes as the scenario says)')
+    .option('--clusters <n>', 'with --scenario fleet: how many downstream clusters', '5')
+    .option('--parallel <n>', 'with --scenario fleet: Jobs running at once', '4')
     .option('--dir <dir>', 'where the twin and the report go (default: a new temporary directory)')
     .option('-o, --output <format>', 'text or json', 'text')
     .action(
@@ -32,8 +42,11 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
           scenario: string;
           timeScale?: string;
           nodes?: string;
+          targetVersion?: string;
           dir?: string;
           output: string;
+          clusters: string;
+          parallel: string;
         }) => {
           const format = parseOutputFormat(opts.output, ['text', 'json']);
           const timeScale = opts.timeScale === undefined ? 50 : Number(opts.timeScale);
@@ -57,13 +70,24 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
               },
             );
           }
+          // A version that cannot be read is refused before a twin starts.
+          if (opts.targetVersion !== undefined)
+            parseKubernetesVersion(opts.targetVersion, '--target-version');
           const dir = opts.dir ? resolve(ctx.io.cwd, opts.dir) : mkdtempSync(join(tmpdir(), 'uproot-demo-'));
           const text = format === 'text';
           const say = (line: string): void => {
             if (text) ctx.io.stderr(`${line}\n`);
           };
+          if (opts.scenario === FLEET_SCENARIO)
+            return runFleet(ctx, opts, { dir, timeScale, nodes, text, say });
           const result = await runDemo(
-            { scenario: opts.scenario, timeScale, dir, ...(nodes ? { nodes } : {}) },
+            {
+              scenario: opts.scenario,
+              timeScale,
+              dir,
+              ...(nodes ? { nodes } : {}),
+              ...(opts.targetVersion ? { targetVersion: opts.targetVersion } : {}),
+            },
             hostOf(ctx.io),
             {
               virtualTime: opts.timeScale === undefined,
@@ -79,6 +103,58 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
       ),
     );
 };
+
+/** `--scenario fleet`: the fleet twin and the fleet commands (src/sandbox/demo/run-fleet-demo.ts). */
+async function runFleet(
+  ctx: CommandContext,
+  opts: { clusters: string; parallel: string; timeScale?: string },
+  run: {
+    dir: string;
+    timeScale: number;
+    nodes: number | undefined;
+    text: boolean;
+    say: (line: string) => void;
+  },
+): Promise<number> {
+  const fleet = await runFleetDemo(
+    {
+      clusters: positiveWhole(opts.clusters, '--clusters'),
+      parallel: positiveWhole(opts.parallel, '--parallel'),
+      dir: run.dir,
+      timeScale: run.timeScale,
+      ...(run.nodes ? { nodes: run.nodes } : {}),
+    },
+    hostOf(ctx.io),
+    { virtualTime: opts.timeScale === undefined, onProgress: (line) => run.say(`uproot demo: ${line}`) },
+  );
+  ctx.io.stdout(run.text ? fleetDemoText(fleet) : renderDocument(fleet, 'json'));
+  return fleet.exitCode;
+}
+
+function positiveWhole(value: string, field: string): number {
+  const n = Number(value);
+  if (!(Number.isInteger(n) && n > 0)) {
+    throw new InputError('UP-FLEET-FLAGS', `${field} must be a positive whole number, got "${value}"`, {
+      location: { field, value },
+    });
+  }
+  return n;
+}
+
+function fleetDemoText(r: FleetDemoResult): string {
+  return [
+    '',
+    'fleet preflight:',
+    preflightTable(r.preflight),
+    'fleet migrate --as-jobs:',
+    migrateTable(r.migration),
+    '',
+    'fleet status:',
+    statusTable(r.status),
+    `Fleet of ${r.status.rows.length} clusters in ${r.wallSeconds} s (${r.simulatedSeconds} simulated seconds). Report: ${r.report}`,
+    '',
+  ].join('\n');
+}
 
 /** The controllers leader migration moves; the others never change manager. */
 const MIGRATED = ['route', 'service', 'cloud-node-lifecycle'];
@@ -96,11 +172,34 @@ function demoText(r: DemoResult): string {
           ? `  ${name.padEnd(22)} not run: neither manager is configured to run it`
           : `  ${name.padEnd(22)} overlap ${String(c.overlapSeconds).padStart(5)} s   largest gap ${c.maxGapSeconds} s`,
       ),
+    ...journeyText(r),
     '',
     `${r.scenario}: migration ${r.migration.outcome.type} in ${r.wallSeconds} s (${r.simulatedSeconds} simulated seconds).`,
   ];
   if (r.report) lines.push(`Report: ${r.report.html} (also ${r.report.markdown})`);
   return `${lines.join('\n')}\n`;
+}
+
+/** The versions the journey went through, and what the twin runs at the end (its own account). */
+function journeyText(r: DemoResult): string[] {
+  if (!r.journey) return [];
+  const width = Math.max(...r.journey.hops.map((h) => h.step.length));
+  const kubelets = Object.values(r.running.kubelets);
+  const byVersion = new Map<string, number>();
+  for (const v of kubelets) byVersion.set(v, (byVersion.get(v) ?? 0) + 1);
+  const images = [
+    ...new Set(
+      Object.entries(r.running.controlPlanePods)
+        .filter(([pod]) => /^kube-(apiserver|controller-manager|scheduler)-/.test(pod))
+        .map(([, image]) => image.split(':').pop()),
+    ),
+  ];
+  return [
+    '',
+    `Kubernetes ${r.journey.from} \u2192 ${r.journey.to}, one version step at a time:`,
+    ...r.journey.hops.map((h) => `  ${h.step.padEnd(width)}  ${h.version.padEnd(18)} ${h.state}`),
+    `The twin runs: /version ${r.running.apiServerVersion}; kubelets ${[...byVersion].map(([v, n]) => `${v} on ${n} of ${kubelets.length} nodes`).join(', ')}${images.length > 0 ? `; control-plane pod images tagged ${images.join(', ')}` : ''}.`,
+  ];
 }
 
 function demoJson(r: DemoResult): unknown {
@@ -112,6 +211,9 @@ function demoJson(r: DemoResult): unknown {
     verify: r.verify,
     controllers: r.ledger.controllers,
     report: r.report,
+    ...(r.person.length > 0 ? { person: r.person } : {}),
+    ...(r.journey ? { journey: r.journey } : {}),
+    running: r.running,
     wallSeconds: r.wallSeconds,
     simulatedSeconds: r.simulatedSeconds,
   };

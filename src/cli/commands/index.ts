@@ -55,6 +55,13 @@ registerCommands(
     load: async () => (await import('./report.js')).registerReportCommand,
   },
   {
+    name: 'fleet',
+    description:
+      'Preflight, plan and migrate every downstream cluster of a Rancher, as Jobs in its local cluster if you like (docs/fleet.md)',
+    options: false,
+    load: async () => (await import('./fleet.js')).registerFleetCommands,
+  },
+  {
     name: 'demo',
     description:
       'Migrate an embedded twin of a Rancher RKE2 (or RKE) cluster on AWS end to end: preflight, migrate, verify, report',

@@ -131,9 +131,11 @@ interface MigrateCliFlags extends TargetCliFlags, ExecutionCliFlags {
   plan?: string;
   targetVersion?: string;
   ccmImageTag?: string;
+  withNodeipam?: boolean;
   dryRun?: boolean;
   yes?: boolean;
   resume?: boolean;
+  autoResume?: boolean;
   until?: StepId;
   skipPreflight?: boolean;
 }
@@ -147,13 +149,16 @@ async function runMigrate(opts: MigrateCliFlags, ctx: CommandContext): Promise<n
     ...(opts.plan ? { planFile: opts.plan } : {}),
     ...(opts.targetVersion ? { targetVersion: opts.targetVersion } : {}),
     ...(opts.ccmImageTag ? { ccmImageTag: opts.ccmImageTag } : {}),
+    ...(opts.withNodeipam ? { withNodeIpam: true } : {}),
     ...(opts.dryRun ? { dryRun: true } : {}),
     ...(opts.yes ? { yes: true } : {}),
     ...(opts.resume ? { resume: true } : {}),
+    ...(opts.autoResume ? { autoResume: true } : {}),
     ...(opts.until ? { until: opts.until } : {}),
     ...(opts.skipPreflight ? { skipPreflight: true } : {}),
   };
   const result = await migrate(options, hostOf(io), {
+    ...(io.clock ? { clock: io.clock } : {}),
     onEvent: (e) => io.stderr(renderEvent(e)),
     onPlan: (plan, { resumed }) => {
       if (format === 'text')
@@ -179,9 +184,17 @@ export const registerMigrateCommand: CommandRegistrar = (program, ctx) => {
     .option('--plan <file>', 'a plan reviewed beforehand (`uproot plan -o json`) instead of planning now')
     .option('--target-version <version>', 'Kubernetes release to end on (default: the current one)')
     .option('--ccm-image-tag <tag>', 'cloud-controller-manager image tag instead of the pinned release')
+    .option(
+      '--with-nodeipam',
+      'move the Node IPAM controller to the CCM too (refused: no aws-cloud-controller-manager release implements it)',
+    )
     .option('--dry-run', 'show the plan (or, with --resume, what comes next) and change nothing')
     .option('--yes', 'do not ask for confirmation (required without a terminal)')
     .option('--resume', 'continue the journaled migration where it stopped')
+    .option(
+      '--auto-resume',
+      'continue the journaled migration if one is unfinished, else start one (what Jobs run)',
+    )
     .addOption(new Option('--until <step>', 'stop once this step is verified').argParser(stepIdArg))
     .option('--skip-preflight', 'do not refuse on failed preflight checks');
   addExecutionOptions(cmd);

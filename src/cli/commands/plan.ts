@@ -49,7 +49,10 @@ export const registerPlanCommand: CommandRegistrar = (program, ctx) => {
     .option('--no-keep-aws-node-naming', 'RKE2: set cloud-provider-name external')
     .option('--use-instance-metadata-hostname', 'RKE: set useInstanceMetadataHostname true')
     .option('--no-use-instance-metadata-hostname', 'RKE: set useInstanceMetadataHostname false')
-    .option('--with-nodeipam', 'kubeadm: migrate the Node IPAM controller too')
+    .option(
+      '--with-nodeipam',
+      'move the Node IPAM controller to the CCM too (refused: no aws-cloud-controller-manager release implements it)',
+    )
     .option(
       '--out <dir>',
       'write every artifact (edited files per step, values, configs, RUNBOOK.md) to this directory',

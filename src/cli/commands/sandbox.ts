@@ -18,6 +18,8 @@ import {
 } from '../../sandbox/twin/index.js';
 import { addRehearseCommand } from './sandbox-rehearse.js';
 import { isSingleExecutable } from '../single-executable.js';
+import { addEnvCommand } from './sandbox-env.js';
+import { FLEET_SCENARIO, removeFleetFiles, serveFleet } from '../../sandbox/fleet/serve-fleet.js';
 
 /**
  * `uproot sandbox`: run twins of RKE2, RKE and kubeadm clusters on AWS (`up`, `down`), apply an RKE
@@ -46,7 +48,23 @@ function parsePositive(value: string, flag: string, integer: boolean): number {
   return n;
 }
 
+function fleetUsage(state: SandboxState): string {
+  const lines = [
+    `sandbox "${state.scenario}" is running (pid ${state.pid}): Rancher's local cluster and its downstream RKE2 clusters`,
+    '',
+    `  export KUBECONFIG=${state.kubeconfig}`,
+    '',
+    `  kubectl --context rancher get clusters.provisioning.cattle.io -A   # Rancher's local cluster`,
+    `  uproot fleet preflight --rancher-context rancher --aws-env-dir ${state.awsEnv}`,
+    `  uproot fleet migrate --rancher-context rancher --aws-env-dir ${state.awsEnv} --as-jobs --yes`,
+    `  kubectl --context rancher -n uproot-system get jobs,pods            # the migration Jobs`,
+    `  uproot fleet status --rancher-context rancher`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
 function usage(state: SandboxState): string {
+  if (state.scenario === FLEET_SCENARIO) return fleetUsage(state);
   const lines = [
     `sandbox "${state.scenario}" (${state.distribution}) is running (pid ${state.pid})`,
     '',
@@ -103,11 +121,17 @@ function alive(pid: number): boolean {
   }
 }
 
+function removeSandboxFiles(dir: string, state: SandboxState): void {
+  if (state.scenario === FLEET_SCENARIO) removeFleetFiles(dir);
+  else removeTwinFiles(dir);
+}
+
 /** The clock the supervision waits on (the host's, else real time). */
 const clockOf = (ctx: CommandContext): Clock => ctx.io.clock ?? new RealClock();
 
 interface UpOptions {
   scenario: string;
+  clusters?: string;
   nodes?: string;
   timeScale: string;
   dir?: string;
@@ -117,7 +141,9 @@ interface UpOptions {
 
 async function up(ctx: CommandContext, opts: UpOptions, argv: readonly string[]): Promise<number> {
   const dir = sandboxDir(ctx, opts.dir);
-  const loaded = loadScenario(opts.scenario, { cwd: ctx.io.cwd });
+  const fleet = opts.scenario === FLEET_SCENARIO;
+  const loaded = fleet ? undefined : loadScenario(opts.scenario, { cwd: ctx.io.cwd });
+  const clusters = opts.clusters === undefined ? 5 : parsePositive(opts.clusters, '--clusters', true);
   const timeScale = parsePositive(opts.timeScale, '--time-scale', false);
   const nodes = opts.nodes === undefined ? undefined : parsePositive(opts.nodes, '--nodes', true);
   mkdirSync(dir, { recursive: true });
@@ -133,7 +159,7 @@ async function up(ctx: CommandContext, opts: UpOptions, argv: readonly string[])
         },
       );
     }
-    removeTwinFiles(dir);
+    removeSandboxFiles(dir, running);
   }
   if (opts.detach && !opts.foreground) return detach(ctx, dir, argv);
 
@@ -146,21 +172,23 @@ async function up(ctx: CommandContext, opts: UpOptions, argv: readonly string[])
   // Ctrl-C and SIGTERM (`kill`, `uproot sandbox down` as a fallback) abort io.signal (src/cli/main.ts).
   const stop = new AbortController();
   ctx.io.signal?.addEventListener('abort', () => stop.abort(), { once: true });
+  const onReady = (state: SandboxState): void => {
+    log(`ready: ${JSON.stringify({ ...state, control: { url: state.control.url } })}`);
+    if (!opts.foreground)
+      ctx.io.stdout(`${usage(state)}\nserving until Ctrl-C (or \`uproot sandbox down --dir ${dir}\`)\n`);
+  };
+  const serving = {
+    dir,
+    timeScale,
+    ...(nodes !== undefined ? { nodes } : {}),
+    signal: stop.signal,
+    log,
+    pid: process.pid,
+    onReady,
+  };
   try {
-    await serveTwin({
-      loaded,
-      dir,
-      timeScale,
-      ...(nodes !== undefined ? { nodes } : {}),
-      signal: stop.signal,
-      log,
-      pid: process.pid,
-      onReady: (state) => {
-        log(`ready: ${JSON.stringify({ ...state, control: { url: state.control.url } })}`);
-        if (!opts.foreground)
-          ctx.io.stdout(`${usage(state)}\nserving until Ctrl-C (or \`uproot sandbox down --dir ${dir}\`)\n`);
-      },
-    });
+    if (loaded) await serveTwin({ ...serving, loaded });
+    else await serveFleet({ ...serving, clusters });
   } finally {
     closeSync(fd);
   }
@@ -245,7 +273,7 @@ async function down(ctx: CommandContext, opts: { dir?: string }): Promise<number
       return ExitCode.failed;
     }
   }
-  removeTwinFiles(dir);
+  removeSandboxFiles(dir, state);
   ctx.io.stdout(`sandbox in ${dir} stopped\n`);
   return ExitCode.ok;
 }
@@ -337,7 +365,12 @@ export const registerSandboxCommands: CommandRegistrar = (program: Command, ctx:
   sandbox
     .command('up')
     .description('Start a twin from a scenario and serve it until stopped')
-    .option('--scenario <name|file>', 'a built-in scenario or a scenario YAML file', 'rke2-intree')
+    .option(
+      '--scenario <name|file>',
+      'a built-in scenario, a scenario YAML file, or `fleet` (Rancher with --clusters downstream clusters)',
+      'rke2-intree',
+    )
+    .option('--clusters <n>', 'with --scenario fleet: how many downstream clusters', '5')
     .option('--nodes <n>', 'total number of nodes (control-plane nodes as the scenario says)')
     .option('--time-scale <x>', 'simulated seconds per real second', '1')
     .option('--dir <dir>', 'where the twin keeps kubeconfig, aws.env, sandbox.json and its log', DEFAULT_DIR)
@@ -379,6 +412,7 @@ export const registerSandboxCommands: CommandRegistrar = (program: Command, ctx:
     .action(ctx.run(async (opts: { dir?: string; output: string }) => status(ctx, opts)));
 
   addRehearseCommand(sandbox, ctx);
+  addEnvCommand(sandbox, ctx, DEFAULT_DIR);
 };
 
 /** The `up` flags again, for the background process. */
@@ -388,6 +422,7 @@ function rawUpArgs(opts: UpOptions): string[] {
     opts.scenario,
     '--time-scale',
     opts.timeScale,
+    ...(opts.clusters !== undefined ? ['--clusters', opts.clusters] : []),
     ...(opts.nodes !== undefined ? ['--nodes', opts.nodes] : []),
     ...(opts.detach ? ['--detach'] : []),
   ];

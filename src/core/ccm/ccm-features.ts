@@ -64,3 +64,16 @@ export function featureSince(feature: CcmFeature): string {
  * do block nodes of instance types that support topology, in getAdditionalLabels, instances_v2.go.)
  */
 export const MISSING_TOPOLOGY_PERMISSION_BLOCKS_INIT = false;
+
+/**
+ * Whether `release` can run the Node IPAM controller (seed 003's special case: move nodeipam to the CCM only
+ * where the provider implements it). No cloud-provider-aws release does: cmd/aws-cloud-controller-manager/
+ * main.go (v1.21.0 to v1.36.1) starts k8s.io/cloud-provider's app.DefaultInitFuncConstructors — cloud-node,
+ * cloud-node-lifecycle, service, route — plus its own tagging controller (from v1.22), and
+ * k8s.io/cloud-provider's options/generic.go rejects any other --controllers name with `"nodeipam" is not in
+ * the list of known controllers`. nodeipam stays in kube-controller-manager.
+ */
+export function implementsNodeIpam(release: CcmRelease): boolean {
+  void release;
+  return false;
+}

@@ -4,6 +4,7 @@
  * image (v1.35.0) is far newer than any cluster that still runs the in-tree provider (reference §6).
  */
 import { stringify } from 'yaml';
+import type { ManualAction } from '../plan/plan-types.js';
 import { cloneJson, isRecord, type JsonRecord } from '../distros/shared/json-value.js';
 import { flagName, setFlag, withoutFlags } from '../distros/shared/flag-list.js';
 import { ROLE_TAINTS, isTolerated, tolerationFor, type Taint, type Toleration } from '../scheduling/index.js';
@@ -52,6 +53,54 @@ export interface CcmValuesOptions {
   readonly flavor: ControlPlaneFlavor;
   readonly imageTag: string;
   readonly leaderMigration: boolean;
+  /** Flags the CCM takes over from kube-controller-manager (route: controller-handover.ts); they win. */
+  readonly extraArgs?: readonly string[];
+  /** Mount the carried cloud config (ConfigMap CCM_CLOUD_CONFIG) with --cloud-config. */
+  readonly cloudConfig?: boolean;
+}
+
+/**
+ * The carried in-tree cloud config: a ConfigMap in the CCM's namespace, mounted through the chart's
+ * extraVolumes/extraVolumeMounts (charts/aws-cloud-controller-manager/templates/daemonset.yaml, chart 0.0.11;
+ * the chart has no cloud-config value: kubernetes/cloud-provider-aws#1085) and read with --cloud-config.
+ */
+export const CCM_CLOUD_CONFIG = {
+  configMap: 'aws-cloud-config',
+  key: 'cloud.conf',
+  volume: 'aws-cloud-config',
+  mountPath: '/etc/kubernetes/aws-cloud-config',
+} as const;
+export const CCM_CLOUD_CONFIG_ARG = `--cloud-config=${CCM_CLOUD_CONFIG.mountPath}/${CCM_CLOUD_CONFIG.key}`;
+
+export function cloudConfigMap(text: string): JsonRecord {
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: CCM_CLOUD_CONFIG.configMap, namespace: CCM_CHART.namespace },
+    data: { [CCM_CLOUD_CONFIG.key]: text },
+  };
+}
+
+/** The flags the plan decides (route, --cloud-config): they replace the user's flags of the same name. */
+function decidedArgs(options: CcmValuesOptions): string[] {
+  return [...(options.extraArgs ?? []), ...(options.cloudConfig ? [CCM_CLOUD_CONFIG_ARG] : [])];
+}
+
+/** Adds the cloud-config volume and mount (by name: the user's other volumes stay). */
+function withCloudConfigMount(values: JsonRecord): void {
+  const byName = (list: unknown, entry: JsonRecord): unknown[] => [
+    ...(Array.isArray(list) ? list : []).filter((v) => !(isRecord(v) && v.name === entry.name)),
+    entry,
+  ];
+  values.extraVolumes = byName(values.extraVolumes, {
+    name: CCM_CLOUD_CONFIG.volume,
+    configMap: { name: CCM_CLOUD_CONFIG.configMap },
+  });
+  values.extraVolumeMounts = byName(values.extraVolumeMounts, {
+    name: CCM_CLOUD_CONFIG.volume,
+    mountPath: CCM_CLOUD_CONFIG.mountPath,
+    readOnly: true,
+  });
 }
 
 /** The values file for a fresh install. */
@@ -61,7 +110,9 @@ export function renderCcmValues(options: CcmValuesOptions): JsonRecord {
   // The chart's default nodeSelector is node-role.kubernetes.io/control-plane: "" (no RKE node has it);
   // Helm drops a default key that user values set to null, which is what seed 004's manual DaemonSet edit did.
   if (options.flavor === 'rke') nodeSelector['node-role.kubernetes.io/control-plane'] = null;
-  return {
+  let args = options.leaderMigration ? [...BASE_ARGS, LEADER_MIGRATION_CHART_ARG] : [...BASE_ARGS];
+  for (const arg of decidedArgs(options)) args = setFlag(args, arg);
+  const values: JsonRecord = {
     hostNetworking: true,
     image: { repository: CCM_IMAGE_REPOSITORY, tag: options.imageTag },
     tolerations: [
@@ -71,9 +122,11 @@ export function renderCcmValues(options: CcmValuesOptions): JsonRecord {
       ...ROLE_TAINTS[options.flavor].map(roleToleration),
     ],
     nodeSelector,
-    args: options.leaderMigration ? [...BASE_ARGS, LEADER_MIGRATION_CHART_ARG] : [...BASE_ARGS],
+    args,
     clusterRoleRules: seedClusterRoleRules(),
   };
+  if (options.cloudConfig) withCloudConfigMount(values);
+  return values;
 }
 
 /**
@@ -96,9 +149,11 @@ export function ensureCcmValues(existing: unknown, options: CcmValuesOptions): J
     ...(fresh.nodeSelector as JsonRecord),
   };
   let args = Array.isArray(values.args) ? values.args.filter((a): a is string => typeof a === 'string') : [];
+  const decided = new Set(decidedArgs(options).map(flagName));
   for (const arg of fresh.args as string[]) {
     const name = flagName(arg);
     if (
+      decided.has(name) ||
       name === 'cloud-provider' ||
       name === 'enable-leader-migration' ||
       !args.some((a) => flagName(a) === name)
@@ -109,6 +164,7 @@ export function ensureCcmValues(existing: unknown, options: CcmValuesOptions): J
     args = withoutFlags(args, ['enable-leader-migration', 'leader-migration-config']);
   values.args = args;
   values.clusterRoleRules = withServiceAccountGet(values.clusterRoleRules);
+  if (options.cloudConfig) withCloudConfigMount(values);
   return values;
 }
 
@@ -198,6 +254,18 @@ export function renderHelmChart(valuesContent: string): JsonRecord {
 
 export function helmChartYaml(chart: JsonRecord): string {
   return stringify(chart, { lineWidth: 0, indentSeq: true, blockQuote: 'literal' });
+}
+
+/** The helm command below as data (a manual change's action). */
+export function helmUpgradeAction(valuesFile: string): ManualAction {
+  return {
+    type: 'helm-upgrade',
+    release: CCM_CHART.release,
+    chart: CCM_CHART.chart,
+    repo: CCM_CHART.repo,
+    namespace: CCM_CHART.namespace,
+    values: valuesFile,
+  };
 }
 
 /** The seed's helm command for clusters without a helm-controller. */

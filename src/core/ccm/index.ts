@@ -40,6 +40,7 @@ export {
   CCM_FEATURES,
   featureSince,
   hasFeature,
+  implementsNodeIpam,
   MISSING_TOPOLOGY_PERMISSION_BLOCKS_INIT,
   type CcmFeature,
   type FeatureSince,

@@ -26,6 +26,7 @@ export const CHECK_IDS = [
   'ecr-credentials',
   'node-name-settings',
   'in-tree-after-removal',
+  'instance-metadata',
 ] as const;
 export const checkIdSchema = z.enum(CHECK_IDS);
 export type CheckId = z.infer<typeof checkIdSchema>;
@@ -162,6 +163,7 @@ export const CHECK_TITLES: Readonly<Record<CheckId, string>> = {
   'ecr-credentials': 'ECR image pulls without the in-tree provider',
   'node-name-settings': 'Distribution node-name settings',
   'in-tree-after-removal': 'In-tree provider on a version that removed it',
+  'instance-metadata': 'Instance metadata reachable by the CCM and the distribution',
 };
 
 interface ResultParts {

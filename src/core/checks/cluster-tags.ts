@@ -29,7 +29,12 @@ export function checkClusterTags(ctx: CheckContext): CheckResult {
   const aws = ctx.snapshot.aws.value;
   const instances = uniqueInstances(ctx.nodeInstances.map((ni) => ni.instance));
   if (instances.length === 0) return skip(ID, 'no node resolves to an instance (see node-names)');
-  const clusterId = ctx.options.clusterId ?? dominantClusterId(instances.map((i) => i.tags));
+  const definition = ctx.profile.definition;
+  // An id the in-tree cloud config names (and the plan carries into the CCM): the managers never read the
+  // id from the instance tags, so another cluster's tag on an instance does not stop them (tags.go init).
+  const configured =
+    definition && definition.distro !== 'kubeadm' ? definition.configuredClusterId : undefined;
+  const clusterId = ctx.options.clusterId ?? configured ?? dominantClusterId(instances.map((i) => i.tags));
   const fails: string[] = [];
   const warns: string[] = [];
   const resources: ResourceRef[] = [];
@@ -73,7 +78,11 @@ export function checkClusterTags(ctx: CheckContext): CheckResult {
     }
     for (const other of t.ids.keys()) {
       if (other !== clusterId) {
-        if (t.ids.has(clusterId)) problems.push(`also tagged for cluster ${other}`);
+        if (t.ids.has(clusterId) && configured === clusterId)
+          warns.push(
+            `instance ${i.instanceId}: also tagged for cluster ${other}; harmless while the cloud config names KubernetesClusterID ${clusterId} (uproot carries it into the CCM), fatal for a manager without it ("Found multiple cluster tags")`,
+          );
+        else if (t.ids.has(clusterId)) problems.push(`also tagged for cluster ${other}`);
         remove.push({ resourceId: i.instanceId, key: clusterTagKey(other) });
       }
     }

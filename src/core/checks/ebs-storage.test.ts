@@ -83,14 +83,22 @@ describe('ebs-storage', () => {
     });
     const fix = r.status === 'warn' ? r.fixes[0] : undefined;
     expect(fix?.type).toBe('manual');
-    expect(fix?.description).toMatch(/opt-in plan step in a later release/);
+    expect(fix?.description).toMatch(
+      /downtime for the workload.*docs\/decisions\/0009-intree-pvs-stay-manual\.md/,
+    );
     expect(fix?.type === 'manual' && fix.steps).toEqual([
-      `kubectl patch pv data-0 -p '{"spec":{"persistentVolumeReclaimPolicy":"Retain"}}'`,
+      'kubectl get pv data-0 -o yaml > data-0.yaml; kubectl -n shop get pvc data-web-0 -o yaml > data-web-0.yaml   (backups; keep them)',
+      expect.stringMatching(
+        /^kubectl patch pv data-0 -p '\{"spec":\{"persistentVolumeReclaimPolicy":"Retain"\}\}'/,
+      ),
       expect.stringContaining('shop/data-web-0'),
-      'kubectl get pv data-0 -o yaml > data-0.yaml; kubectl -n shop get pvc data-web-0 -o yaml > data-web-0.yaml',
-      'kubectl -n shop delete pvc data-web-0; kubectl delete pv data-0',
-      expect.stringContaining('spec.csi {driver: ebs.csi.aws.com, volumeHandle: vol-0123456789abcdef0'),
+      'kubectl -n shop delete pvc data-web-0; kubectl delete pv data-0   (the PV is Released first; the EBS volume stays)',
+      // csi-translation-lib's mapping: the bare volume id, partition, the CSI zone key.
+      expect.stringMatching(
+        /spec\.csi \{driver: ebs\.csi\.aws\.com, volumeHandle: vol-0123456789abcdef0 .*partition.*topology\.ebs\.csi\.aws\.com\/zone/,
+      ),
       expect.stringContaining('volumeName: data-0'),
+      expect.stringContaining('restore the reclaim policy'),
     ]);
   });
 

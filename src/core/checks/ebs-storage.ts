@@ -97,9 +97,11 @@ export function checkEbsStorage(ctx: CheckContext): CheckResult {
 }
 
 /**
- * Rewriting an in-tree PV as a CSI PV by hand: the volume source of a PV cannot be changed in place, and a
- * bound PV cannot be deleted (pv-protection), so claim and volume are recreated around the retained EBS
- * volume. uproot will offer this as an opt-in plan step later; until then, the manual procedure.
+ * Rewriting an in-tree PV as a CSI PV by hand: the volume source of a PV cannot be changed in place
+ * (ValidatePersistentVolumeUpdate: "spec.persistentvolumesource is immutable after creation"), and a bound PV
+ * cannot be deleted (pv-protection), so claim and volume are recreated around the retained EBS volume, with
+ * the fields csi-translation-lib maps (kubernetes/kubernetes staging/src/k8s.io/csi-translation-lib/plugins/
+ * aws_ebs.go TranslateInTreePVToCSI). uproot does not automate it: docs/decisions/0009-intree-pvs-stay-manual.md.
  */
 function rewriteAsCsiFix(pvs: readonly PersistentVolumeFacts[]): Fix {
   const pv = pvs[0]!;
@@ -108,14 +110,15 @@ function rewriteAsCsiFix(pvs: readonly PersistentVolumeFacts[]): Fix {
   const volume = pv.volumeID?.split('/').pop() ?? '<vol-id>';
   return {
     type: 'manual',
-    description: `optional, after the migration: rewrite ${pvs.length === 1 ? `PersistentVolume ${pv.name}` : `the ${pvs.length} in-tree PersistentVolumes`} as CSI volumes (driver ${EBS_CSI_DRIVER}) keeping the EBS volume; shown for ${pv.name}, repeat per volume (uproot will offer this as an opt-in plan step in a later release)`,
+    description: `optional, after the migration and with downtime for the workload: rewrite ${pvs.length === 1 ? `PersistentVolume ${pv.name}` : `the ${pvs.length} in-tree PersistentVolumes`} as CSI volumes (driver ${EBS_CSI_DRIVER}) keeping the EBS volume; shown for ${pv.name}, repeat per volume. Not needed for the volumes to keep working (CSI migration serves them); uproot leaves it manual (docs/decisions/0009-intree-pvs-stay-manual.md)`,
     steps: [
-      `kubectl patch pv ${pv.name} -p '{"spec":{"persistentVolumeReclaimPolicy":"Retain"}}'`,
-      `scale the workload that mounts ${claim} to zero and wait until \`kubectl get volumeattachments\` no longer lists ${pv.name}`,
-      `kubectl get pv ${pv.name} -o yaml > ${pv.name}.yaml; kubectl -n ${ns} get pvc ${pvc} -o yaml > ${pvc}.yaml`,
-      `kubectl -n ${ns} delete pvc ${pvc}; kubectl delete pv ${pv.name}`,
-      `edit ${pv.name}.yaml: replace spec.awsElasticBlockStore with spec.csi {driver: ${EBS_CSI_DRIVER}, volumeHandle: ${volume}, fsType: <its fsType>}, keep capacity, accessModes, storageClassName and nodeAffinity, set spec.claimRef to {namespace: ${ns}, name: ${pvc}} only, drop metadata.uid/resourceVersion and status; kubectl apply -f ${pv.name}.yaml`,
-      `edit ${pvc}.yaml: keep spec with volumeName: ${pv.name}, drop metadata.uid/resourceVersion and status; kubectl apply -f ${pvc}.yaml, then scale the workload back up`,
+      `kubectl get pv ${pv.name} -o yaml > ${pv.name}.yaml; kubectl -n ${ns} get pvc ${pvc} -o yaml > ${pvc}.yaml   (backups; keep them)`,
+      `kubectl patch pv ${pv.name} -p '{"spec":{"persistentVolumeReclaimPolicy":"Retain"}}', then check \`kubectl get pv ${pv.name} -o jsonpath={.spec.persistentVolumeReclaimPolicy}\` prints Retain: with Delete, deleting the claim deletes the EBS volume`,
+      `scale every workload that mounts ${claim} to zero (StatefulSets, Deployments, CronJobs) and wait until \`kubectl get volumeattachments\` no longer lists ${pv.name}`,
+      `kubectl -n ${ns} delete pvc ${pvc}; kubectl delete pv ${pv.name}   (the PV is Released first; the EBS volume stays)`,
+      `edit ${pv.name}.yaml as TranslateInTreePVToCSI does: replace spec.awsElasticBlockStore with spec.csi {driver: ${EBS_CSI_DRIVER}, volumeHandle: ${volume} (the id without aws://<zone>/), fsType and readOnly as they were, volumeAttributes: {partition: "<partition, 0 when unset>"}}; in spec.nodeAffinity rename the zone key (topology.kubernetes.io/zone or failure-domain.beta.kubernetes.io/zone) to topology.ebs.csi.aws.com/zone; keep capacity, accessModes, volumeMode, storageClassName and mountOptions; set spec.claimRef to {namespace: ${ns}, name: ${pvc}} only; drop the pv.kubernetes.io/migrated-to and pv.kubernetes.io/provisioned-by annotations, metadata.uid, resourceVersion, creationTimestamp and status; kubectl create -f ${pv.name}.yaml`,
+      `edit ${pvc}.yaml: keep spec (volumeName: ${pv.name}), drop the volume.beta.kubernetes.io/storage-provisioner and volume.kubernetes.io/storage-provisioner and pv.kubernetes.io/migrated-to annotations, metadata.uid, resourceVersion and status; kubectl create -f ${pvc}.yaml and wait for \`kubectl -n ${ns} get pvc ${pvc}\` to show Bound`,
+      `scale the workloads back up; restore the reclaim policy if it was Delete: kubectl patch pv ${pv.name} -p '{"spec":{"persistentVolumeReclaimPolicy":"Delete"}}'`,
     ],
   };
 }

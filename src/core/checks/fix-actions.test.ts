@@ -155,6 +155,17 @@ const BROKEN: readonly [string, (m: MutableSnapshot) => void, CheckOptions?][] =
       ),
   ],
   [
+    'a pod-network CCM on instances whose hop limit keeps IMDS out of reach',
+    (m) => {
+      installCcmDaemonSet(m, 'v1.26.14', ['--cloud-provider=aws'], {
+        nodeSelector: { 'node-role.kubernetes.io/control-plane': 'true' },
+      });
+      for (const ds of okValue(m.kube.daemonSets)) (ds as { hostNetwork: boolean }).hostNetwork = false;
+      for (const i of okValue(okValue(m.aws).instances))
+        i.metadataOptions = { httpTokens: 'required', httpPutResponseHopLimit: 1, httpEndpoint: 'enabled' };
+    },
+  ],
+  [
     'components on releases that refuse their cloud flags',
     (m) => {
       kcm(m)[0]!.image = 'registry.k8s.io/kube-controller-manager:v1.27.16';

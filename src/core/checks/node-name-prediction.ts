@@ -15,6 +15,8 @@ import {
 } from './facts/post-switch-name.js';
 import { rke2NodeArgs } from './facts/rke2-node-args.js';
 import { awsSkipReason, plural, type CheckContext } from './check-context.js';
+import { tryParse } from './facts/cluster-profile.js';
+import { rke2NodeNameUsesImdsV2 } from '../distros/rke2/index.js';
 import type { Fix } from './check-result.js';
 import type { Ec2InstanceFacts, NodeFacts } from './snapshot.js';
 
@@ -57,9 +59,9 @@ export function predictNamesAfterSwitch(ctx: CheckContext): PredictionOutcome {
   const predictions: NodePrediction[] = [];
   const unpredicted: string[] = [];
   for (const ni of ctx.nodeInstances) {
-    const source = sources.get(ni.node.name);
-    if (!source) continue;
     const instance = ni.instance;
+    const source = withImdsFallback(sources.get(ni.node.name), ni.node, instance);
+    if (!source) continue;
     const domain = instance?.vpcId ? domains.get(instance.vpcId) : undefined;
     const predicted = instance && domain ? predictName(source, instance, domain) : undefined;
     if (!instance || !domain || !predicted) {
@@ -85,6 +87,33 @@ export function predictNamesAfterSwitch(ctx: CheckContext): PredictionOutcome {
     });
   }
   return { state: 'done', predictions, unpredicted };
+}
+
+/**
+ * RKE2 before the IMDSv2 fix reads `local-hostname` with a token-less GET: on an instance that requires
+ * tokens that is a 401, and RKE2 names the node after `hostname -f` instead (src/core/distros/rke2).
+ */
+function withImdsFallback(
+  source: NamingSource | undefined,
+  node: NodeFacts,
+  instance: Ec2InstanceFacts | undefined,
+): NamingSource | undefined {
+  if (source?.kind !== 'instance-metadata' || source.path !== 'local-hostname') return source;
+  if (instance?.metadataOptions?.httpTokens !== 'required') return source;
+  const version = tryParse(node.kubeletVersion);
+  if (!version || rke2NodeNameUsesImdsV2(version)) return source;
+  return hostnameSource(
+    node,
+    `${source.setting}, but RKE2 ${node.kubeletVersion} asks instance metadata without a token and the instance requires one (HttpTokens: required), so it falls back to hostname -f`,
+  );
+}
+
+/** True for RKE2 nodes whose name comes from instance metadata's `local-hostname` (cloud-provider-name: aws). */
+export function namedFromLocalHostname(ctx: CheckContext): Set<string> {
+  const out = new Set<string>();
+  for (const [name, source] of namingSources(ctx))
+    if (source.kind === 'instance-metadata' && source.path === 'local-hostname') out.add(name);
+  return out;
 }
 
 /** Per node (by current name), where its external kubelet's name will come from. */

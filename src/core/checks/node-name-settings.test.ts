@@ -137,6 +137,33 @@ describe('node-name-settings: names after the switch to external', () => {
     });
   });
 
+  it('predicts the hostname fallback of RKE2 before the IMDSv2 fix on tokens-required instances', () => {
+    const tokensRequired = (m: MutableSnapshot) => {
+      for (const i of okValue(okValue(m.aws).instances))
+        i.metadataOptions = { httpTokens: 'required', httpPutResponseHopLimit: 2, httpEndpoint: 'enabled' };
+    };
+    // No DHCP domain: instance metadata still names nodes after EC2, but `hostname -f` is short.
+    const old = resultOf(
+      snapshotWith((m) => {
+        tokensRequired(m);
+        dhcpDomain(m, undefined);
+      }),
+      'node-name-settings',
+    );
+    expect(old.status).toBe('fail');
+    expect(old.details[0]).toContain(`${first} → ip-10-0-0-10 (`);
+    expect(old.details[0]).toContain('falls back to hostname -f');
+    const fixed = resultOf(
+      snapshotWith((m) => {
+        tokensRequired(m);
+        dhcpDomain(m, undefined);
+        okValue(m.kube.nodes).forEach((n) => (n.kubeletVersion = 'v1.29.11+rke2r1'));
+      }),
+      'node-name-settings',
+    );
+    expect(fixed.status).toBe('pass');
+  });
+
   it("passes with the region's default DHCP domain, saying what it predicted", () => {
     const r = resultOf(
       snapshotWith(() => undefined),

@@ -60,7 +60,7 @@ describe('the preflight report', () => {
     });
     const text = renderPreflightText(reportFor(runChecks(s)));
     // The IAM checks skip too: this snapshot was not run through the IAM simulation.
-    const order = ['FAIL (1)', 'WARN (1)', 'SKIP (3)', 'PASS (15)'].map((h) => text.indexOf(`\n${h}\n`));
+    const order = ['FAIL (1)', 'WARN (1)', 'SKIP (3)', 'PASS (16)'].map((h) => text.indexOf(`\n${h}\n`));
     expect(order.every((i, k) => i > 0 && (k === 0 || i > order[k - 1]!))).toBe(true);
     expect(text).toContain(
       '  ✗ cluster-tags: 1 tagging problem for cluster prod: instance i-00001000000000000: no cluster tag',
@@ -70,7 +70,7 @@ describe('the preflight report', () => {
     );
     expect(text).toContain('  - ebs-storage: forbidden: cannot list storageclasses');
     expect(text).toContain('  - iam-nodes: the IAM policies were not evaluated');
-    expect(text).toContain('Result: FAIL: 1 failed, 1 warning, 3 skipped, 15 passed');
+    expect(text).toContain('Result: FAIL: 1 failed, 1 warning, 3 skipped, 16 passed');
     expect(text).toContain('Requests: 21 to Kubernetes, 15 to AWS in 1.2s');
   });
 });

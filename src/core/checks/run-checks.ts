@@ -24,6 +24,7 @@ import { checkEbsStorage } from './ebs-storage.js';
 import { checkEcrCredentials } from './ecr-credentials.js';
 import { checkNodeNameSettings } from './node-name-settings.js';
 import { checkInTreeAfterRemoval } from './in-tree-after-removal.js';
+import { checkInstanceMetadata } from './instance-metadata.js';
 
 export const CHECKS: Readonly<Record<CheckId, Check>> = {
   'kubernetes-version': checkKubernetesVersion,
@@ -46,6 +47,7 @@ export const CHECKS: Readonly<Record<CheckId, Check>> = {
   'ecr-credentials': checkEcrCredentials,
   'node-name-settings': checkNodeNameSettings,
   'in-tree-after-removal': checkInTreeAfterRemoval,
+  'instance-metadata': checkInstanceMetadata,
 };
 
 /** Every check, in the documented order (CHECK_IDS). */

@@ -206,6 +206,18 @@ export interface Ec2InstanceFacts {
   readonly securityGroupIds: readonly string[];
   readonly tags: Readonly<Record<string, string>>;
   readonly iamInstanceProfileArn?: string;
+  /** DescribeInstances MetadataOptions; absent when EC2 did not report them (or snapshots from before). */
+  readonly metadataOptions?: InstanceMetadataFacts;
+}
+
+/** An instance's metadata options as far as reaching instance metadata goes. */
+export interface InstanceMetadataFacts {
+  /** `optional` (IMDSv1 still answers) or `required` (IMDSv2 only). */
+  readonly httpTokens: string;
+  /** How many hops the token PUT's answer travels: 1 keeps it from pods on the pod network. */
+  readonly httpPutResponseHopLimit: number;
+  /** `enabled` or `disabled`. */
+  readonly httpEndpoint: string;
 }
 
 export interface SubnetFacts {

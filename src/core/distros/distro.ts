@@ -17,6 +17,7 @@ import {
   type StepId,
 } from '../plan/plan-types.js';
 import type { SourceFile } from './shared/yaml-source.js';
+import type { RkeTooling } from './rke/rke-tooling.js';
 
 export type { SourceFile } from './shared/yaml-source.js';
 
@@ -38,10 +39,15 @@ export interface PlanOptions {
   readonly keepAwsNodeNaming?: boolean;
   /** RKE: override `useInstanceMetadataHostname` (`--[no-]use-instance-metadata-hostname`). */
   readonly useInstanceMetadataHostname?: boolean;
-  /** kubeadm: migrate the Node IPAM controller too (`--with-nodeipam`). */
+  /**
+   * `--with-nodeipam`: move the Node IPAM controller to the CCM too (seed 003's special case), refused where
+   * the CCM release does not implement it (controller-handover.ts).
+   */
   readonly withNodeIpam?: boolean;
   /** `--ccm-image-tag`: a CCM image tag instead of the release uproot pins for the cluster's minor. */
   readonly ccmImageTag?: string;
+  /** RKE: what runs `rke up` and its version, when migrate could ask (the plan refuses one without external-aws). */
+  readonly rkeTooling?: RkeTooling;
 }
 
 /** A step that changes the Kubernetes version: the release it moves to and the CCM image that goes with it. */

@@ -209,9 +209,15 @@ describe('RKE journey', () => {
     });
     expect(hop.gates.find((g) => g.type === 'kubernetes-version')).not.toHaveProperty('expect.imageTag');
     expect(hop.changes.map((c) => c.type)).toEqual(['edit-cluster-definition', 'manual', 'manual']);
-    expect(plan.artifacts.some((a) => a.path === 'ccm/values-v1.31.9.yaml')).toBe(true);
-    expect(plan.findings.find((f) => f.code === 'rke-end-of-life')?.message).toContain(
+    // The CCM release of the hop's minor comes from the CCM release table (src/core/ccm).
+    const ccmTag = plan.kubernetes.upgrades?.find((u) => u.step === 'upgrade-kubernetes-1.31')?.ccmTag;
+    expect(ccmTag).toMatch(/^v1\.31\.\d+$/);
+    expect(plan.artifacts.some((a) => a.path === `ccm/values-${ccmTag}.yaml`)).toBe(true);
+    expect(plan.findings.find((f) => f.code === 'rke-external-aws-version')?.message).toContain(
       'RKE v1.4.15 / v1.5.0',
+    );
+    expect(plan.findings.find((f) => f.code === 'rke-end-of-life')?.message).toMatch(
+      /31 July 2025.*rke config --list-version --all/,
     );
   });
 
@@ -280,6 +286,53 @@ spec:
     expect(ccm).toMatch(/cloud-controller-manager:v1\.33\.\d+/);
   });
 
+  it('gives each person step as data too: the manifests, the kubelet package, kubeadm-config', () => {
+    const roll = plan.steps.find((s) => s.id === 'roll-control-plane')!.changes[1]!;
+    expect(roll.type === 'manual' && roll.actions).toEqual([
+      {
+        type: 'edit-static-pod',
+        path: '/etc/kubernetes/manifests/kube-apiserver.yaml',
+        container: 'kube-apiserver',
+        image: 'registry.k8s.io/kube-apiserver:v1.27.16',
+        setFlags: { 'cloud-provider': 'external' },
+      },
+      {
+        type: 'edit-static-pod',
+        path: '/etc/kubernetes/manifests/kube-scheduler.yaml',
+        container: 'kube-scheduler',
+        image: 'registry.k8s.io/kube-scheduler:v1.27.16',
+      },
+      {
+        type: 'kubelet',
+        flagsFile: '/var/lib/kubelet/kubeadm-flags.env',
+        setFlags: { 'cloud-provider': 'external' },
+        install: { version: 'v1.27.16', package: '1.27.16-1.1' },
+      },
+      {
+        type: 'edit-kubeadm-config',
+        fields: [
+          { path: 'kubernetesVersion', value: 'v1.27.16' },
+          { path: 'controllerManager.extraArgs.cloud-provider', value: 'external' },
+          { path: 'apiServer.extraArgs.cloud-provider', value: 'external' },
+        ],
+      },
+    ]);
+    // Every action restates its instructions: the package the prose names is the one the data installs.
+    for (const hop of hops) {
+      const person = hop.changes[0]!;
+      if (person.type !== 'manual') throw new Error(`${hop.id} starts with ${person.type}`);
+      const kubelet = person.actions?.find((a) => a.type === 'kubelet');
+      expect(kubelet?.type === 'kubelet' && kubelet.install).toBeDefined();
+      if (kubelet?.type === 'kubelet' && kubelet.install)
+        expect(person.instructions).toContain(`apt-get install -y kubelet=${kubelet.install.package}`);
+      const config = person.actions?.find((a) => a.type === 'edit-kubeadm-config');
+      expect(config?.type === 'edit-kubeadm-config' && config.fields[0]).toEqual({
+        path: 'kubernetesVersion',
+        value: kubelet?.type === 'kubelet' && kubelet.install?.version,
+      });
+    }
+  });
+
   it('drops --cloud-provider and --cloud-config from kube-apiserver at 1.33 (kubernetes/kubernetes#130162)', () => {
     const hop33 = hops.at(-1)!;
     const person = hop33.changes[0]!;
@@ -288,6 +341,13 @@ spec:
     );
     const hop32 = hops.at(-2)!.changes[0]!;
     expect(hop32.type === 'manual' && hop32.instructions).not.toContain('--cloud-config');
+    expect(person.type === 'manual' && person.actions?.[0]).toEqual({
+      type: 'edit-static-pod',
+      path: '/etc/kubernetes/manifests/kube-apiserver.yaml',
+      container: 'kube-apiserver',
+      image: 'registry.k8s.io/kube-apiserver:v1.33.13',
+      removeFlags: ['cloud-provider', 'cloud-config'],
+    });
     const reference = afterStep(plan, 'upgrade-kubernetes-1.33', 'kube-apiserver.yaml');
     expect(reference).toContain('kube-apiserver:v1.33.13');
     expect(reference).not.toMatch(/--cloud-(provider|config)/);

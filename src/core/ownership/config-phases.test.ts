@@ -160,3 +160,43 @@ describe('the journal timeline as observations', () => {
     ]);
   });
 });
+
+describe('looks made at the instant a step started', () => {
+  // Virtual time runs a step's requests in no time: install-ccm starts, Rancher delivers the chart and the
+  // CCM takes its lease, all at 200 s; the next step's gate sees it at 200 s too.
+  const history: MigrationHistory = {
+    plan: rke2Like,
+    steps: [
+      verified('enable-leader-migration', 100, [passed(flags('aws', true), 150)]),
+      verified('install-ccm', 200, []),
+      verifying('switch-to-external', 200, []),
+    ],
+  };
+  const changes = (step?: StepId) => [
+    took(KCM, 'cp1_a', 150),
+    took(MIG, 'cp1_a', 150),
+    { ...took(CCM, 'cp2_c', 200), ...(step ? { step } : {}) },
+  ];
+  const judge = (step?: StepId) =>
+    described(
+      findOwnershipOverlaps(timelineOf(changes(step), 260), ownershipInference, {
+        now: T0 + 260_000,
+        history,
+      }),
+    );
+
+  it('a CCM first seen by a look of a later step is the one install-ccm installed, not one from before', () => {
+    expect(judge('switch-to-external')).toBe('');
+    const phases = configPhases(history, CCM);
+    const look = { step: 'switch-to-external' as const, steps: rke2Like.steps.map((s) => s.id) };
+    expect(phasesAt(phases, T0 + 200_000, look).map((p) => p.source)).toEqual(['install-ccm']);
+  });
+
+  it('without the look\u2019s step (a journal from before it was kept), or by a look of an earlier step, both stay possible', () => {
+    expect(judge()).toMatch(/cp2_c/);
+    const phases = configPhases(history, CCM);
+    const earlier = { step: 'enable-leader-migration' as const, steps: rke2Like.steps.map((s) => s.id) };
+    expect(phasesAt(phases, T0 + 200_000, earlier).map((p) => p.source)).toEqual(['before', 'install-ccm']);
+    expect(phasesAt(phases, T0 + 200_000).map((p) => p.source)).toEqual(['before', 'install-ccm']);
+  });
+});

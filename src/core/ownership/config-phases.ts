@@ -35,7 +35,20 @@ export interface ConfigPhase {
   /** Several versions or configuration files may apply. */
   readonly candidates: readonly Candidate[];
   /** Closed intervals; a second one when undoing the next step brought the configuration back. */
-  readonly spans: readonly { readonly from: number; readonly to: number }[];
+  readonly spans: readonly PhaseSpan[];
+}
+
+export interface PhaseSpan {
+  readonly from: number;
+  readonly to: number;
+  /** The span ends when this step started (not when a gate proved a rollout): orders looks made at `to`. */
+  readonly endsAtStartOf?: StepId;
+}
+
+/** Which step's gate made the look that first saw a holder, and the plan's step order. */
+export interface LookOrder {
+  readonly step: StepId;
+  readonly steps: readonly StepId[];
 }
 
 /** A migration configuration, or `undefined` when it is not known (then every controller counts as non-migrated). */
@@ -214,14 +227,16 @@ export function configPhases(history: MigrationHistory, component: ManagerCompon
     if (from === undefined) break;
     const previous = phases[phases.length - 1]!;
     // uproot replaces a CCM it finds when it installs its own, so a CCM seen after that is uproot's.
-    const closedAt =
-      component === 'cloud-controller-manager' && previous.source === 'before'
-        ? Math.min(from, provenAt(spec.source))
-        : provenAt(spec.source);
+    const atStart = component === 'cloud-controller-manager' && previous.source === 'before';
+    const closedAt = atStart ? Math.min(from, provenAt(spec.source)) : provenAt(spec.source);
     const reopened = undoneFrom(spec.source, from);
-    const spans = previous.spans.map((span, i) =>
-      i === previous.spans.length - 1 ? { from: span.from, to: Math.min(span.to, closedAt) } : span,
-    );
+    const spans = previous.spans.map((span, i): PhaseSpan => {
+      if (i !== previous.spans.length - 1) return span;
+      const to = Math.min(span.to, closedAt);
+      return atStart && to === from
+        ? { from: span.from, to, endsAtStartOf: spec.source }
+        : { from: span.from, to };
+    });
     if (reopened !== undefined && !Number.isNaN(reopened)) spans.push({ from: reopened, to: Infinity });
     phases[phases.length - 1] = { ...previous, spans };
     phases.push({ source: spec.source, candidates: spec.candidates, spans: [{ from, to: Infinity }] });
@@ -274,7 +289,20 @@ function ccmSpecs(plan: MigrationPlan, configsFor: (v: KubernetesVersion) => Pla
   return specs;
 }
 
-/** The phases possible at `time` (both ends included: a holder seen at a proof may be either side). */
-export function phasesAt(phases: readonly ConfigPhase[], time: number): ConfigPhase[] {
-  return phases.filter((p) => p.spans.some((s) => s.from <= time && time <= s.to));
+/**
+ * The phases possible at `time` (both ends included: a holder seen at a proof may be either side). A span
+ * that ends when a step started excludes a holder first seen at that very instant by a look of that step or a
+ * later one: the look came after the step started, whatever the clock says (in virtual time a step's requests
+ * take no time, so its start and the next step's looks share one instant).
+ */
+export function phasesAt(phases: readonly ConfigPhase[], time: number, look?: LookOrder): ConfigPhase[] {
+  return phases.filter((p) =>
+    p.spans.some((s) => s.from <= time && time <= s.to && !lookedAfterEnd(s, time, look)),
+  );
+}
+
+function lookedAfterEnd(span: PhaseSpan, time: number, look: LookOrder | undefined): boolean {
+  if (!look || !span.endsAtStartOf || time !== span.to) return false;
+  const closing = look.steps.indexOf(span.endsAtStartOf);
+  return closing >= 0 && look.steps.indexOf(look.step) >= closing;
 }

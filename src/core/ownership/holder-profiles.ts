@@ -20,6 +20,7 @@ import {
 } from '../leader-migration/index.js';
 import { INFERRED_CONTROLLERS, leaseFor, type ManagerProfile } from './lease-timeline.js';
 import type { MigrationHistory } from './migration-history.js';
+import type { StepId } from '../plan/plan-types.js';
 import {
   candidatesOf,
   configPhases,
@@ -57,6 +58,8 @@ export interface HolderFacts {
   readonly firstSeen: number;
   /** Only a manager with leader migration on campaigns for the migration lease. */
   readonly heldMigrationLease: boolean;
+  /** The step whose gate made that first look, when the journal kept it. */
+  readonly firstSeenBy?: StepId;
 }
 
 /** How a holder's profile was found: its pod's flags, the plan's phases, both (unsure which), or neither. */
@@ -217,9 +220,13 @@ export function identityProfiles(
         fromPods.push(...podCandidates(pod, holder.component, evidence.history));
       if (holder.firstSeen >= started + POD_START_TOLERANCE_MS) surely = true;
     }
+    const look =
+      holder.firstSeenBy && evidence.history
+        ? { step: holder.firstSeenBy, steps: evidence.history.plan.steps.map((s) => s.id) }
+        : undefined;
     const fromPlan = surely
       ? []
-      : phasesAt(phasesOf(holder.component), holder.firstSeen).flatMap((p) => p.candidates);
+      : phasesAt(phasesOf(holder.component), holder.firstSeen, look).flatMap((p) => p.candidates);
     let candidates = [...fromPods, ...fromPlan];
     // A holder of the migration lease had leader migration on, whatever else it might have run.
     if (holder.heldMigrationLease && candidates.some((c) => c.migrating))

@@ -5,6 +5,7 @@
  * inference reads it as LeaseObservations (profiled-inference.ts).
  */
 import { z } from 'zod';
+import { stepIdSchema } from '../plan/plan-types.js';
 
 /** Where the managers' leases live. */
 export const LEASE_NAMESPACE = 'kube-system';
@@ -21,6 +22,11 @@ export const leaseRecordSchema = z.object({
   renewTime: z.string().optional(),
   leaseDurationSeconds: z.number().optional(),
   transitions: z.number().optional(),
+  /**
+   * The step whose gate looked. It orders looks made at the same instant (virtual time runs a step's
+   * requests in no time at all), which `observedAt` alone cannot; absent in journals from before it was kept.
+   */
+  step: stepIdSchema.optional(),
 });
 /** A holder change of a watched lease, as the journal keeps it (times RFC 3339). */
 export type LeaseRecord = z.infer<typeof leaseRecordSchema>;

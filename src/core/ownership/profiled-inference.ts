@@ -91,8 +91,15 @@ export function observationsFromRecords(timeline: readonly LeaseRecord[]): Lease
   return out.sort((a, b) => a.time - b.time);
 }
 
-/** Every holder of a main lease, with when it was first seen and whether it ever held the migration lease. */
-export function holdersOf(observations: readonly LeaseObservation[], migrationLease: string): HolderFacts[] {
+/**
+ * Every holder of a main lease, with when it was first seen (and by which step's look, from `timeline`) and
+ * whether it ever held the migration lease.
+ */
+export function holdersOf(
+  observations: readonly LeaseObservation[],
+  migrationLease: string,
+  timeline: readonly LeaseRecord[] = [],
+): HolderFacts[] {
   const sorted = [...observations].sort((a, b) => a.time - b.time);
   const firstSeen = new Map<string, number>();
   const migrating = new Set<string>();
@@ -106,12 +113,17 @@ export function holdersOf(observations: readonly LeaseObservation[], migrationLe
         components.set(o.holderIdentity, component);
     }
   }
-  return [...components].map(([identity, component]) => ({
-    identity,
-    component,
-    firstSeen: firstSeen.get(identity)!,
-    heldMigrationLease: migrating.has(identity),
-  }));
+  return [...components].map(([identity, component]) => {
+    const first = firstSeen.get(identity)!;
+    const look = timeline.find((o) => o.holder === identity && Date.parse(o.observedAt) === first)?.step;
+    return {
+      identity,
+      component,
+      firstSeen: first,
+      heldMigrationLease: migrating.has(identity),
+      ...(look ? { firstSeenBy: look } : {}),
+    };
+  });
 }
 
 /**
@@ -127,7 +139,7 @@ export function inferProfiledOwnership(
   const observations = observationsFromRecords(timeline);
   if (observations.length === 0) return undefined;
   const migration = migrationLeaseOf(evidence.history?.plan);
-  const resolved = identityProfiles(holdersOf(observations, migration), evidence);
+  const resolved = identityProfiles(holdersOf(observations, migration, timeline), evidence);
   const times = observations.map((o) => o.time);
   const window = { from: Math.min(...times), to: Math.max(evidence.now, ...times) };
   const report = inferOwnership({

@@ -77,6 +77,57 @@ const jsonPatchOpSchema = z.object({
 });
 export type JsonPatchOp = z.infer<typeof jsonPatchOpSchema>;
 
+/** Flags of a command line to change: set (name without dashes → value), and removed (names). */
+const flagEdits = {
+  setFlags: z.record(z.string(), z.string()).optional(),
+  removeFlags: z.array(z.string()).optional(),
+};
+
+/**
+ * What a manual change asks of a person, as data, in the order its instructions give: for whatever acts for
+ * the person (the sandbox demo's stand-in, a team's own automation), so nothing has to parse the prose. The
+ * instructions stay what a person reads; each action restates part of them and adds nothing.
+ */
+export const manualActionSchema = z.discriminatedUnion('type', [
+  z.object({
+    /** A static pod manifest on every control-plane node, one node at a time (the kubelet restarts it). */
+    type: z.literal('edit-static-pod'),
+    /** The manifest's path on the node (/etc/kubernetes/manifests/kube-apiserver.yaml). */
+    path: z.string(),
+    container: z.string(),
+    image: z.string().optional(),
+    ...flagEdits,
+  }),
+  z.object({
+    /**
+     * The kubelet on every node, one at a time, control-plane nodes first: its flags (KUBELET_KUBEADM_ARGS
+     * in `flagsFile`) and its package, then one `systemctl restart kubelet`.
+     */
+    type: z.literal('kubelet'),
+    flagsFile: z.string(),
+    ...flagEdits,
+    /** The release to install (`v1.28.15`) and its package version in the pkgs.k8s.io repository. */
+    install: z.object({ version: z.string(), package: z.string() }).optional(),
+  }),
+  z.object({
+    /** kubeadm's stored ClusterConfiguration (ConfigMap kube-system/kubeadm-config). */
+    type: z.literal('edit-kubeadm-config'),
+    /** Fields by dotted path (`apiServer.extraArgs.cloud-provider`); no value removes the field. */
+    fields: z.array(z.object({ path: z.string(), value: z.string().optional() })),
+  }),
+  z.object({
+    /** `helm upgrade --install RELEASE REPO/CHART -n NAMESPACE --values VALUES`. */
+    type: z.literal('helm-upgrade'),
+    release: z.string(),
+    chart: z.string(),
+    repo: z.string(),
+    namespace: z.string(),
+    /** The plan's artifact with the values (a path under --out). */
+    values: z.string(),
+  }),
+]);
+export type ManualAction = z.infer<typeof manualActionSchema>;
+
 /**
  * One concrete change. `diff` is a unified diff of the human-readable form (YAML) before → after, for review.
  * The engine never replays `diff`: for objects it re-reads the live object and re-applies the step's
@@ -135,6 +186,8 @@ export const changeSchema = z.discriminatedUnion('type', [
     type: z.literal('manual'),
     description: z.string(),
     instructions: z.string(),
+    /** The instructions as data, where uproot can give them (absent: the prose is all there is). */
+    actions: z.array(manualActionSchema).optional(),
   }),
 ]);
 export type Change = z.infer<typeof changeSchema>;
@@ -245,6 +298,13 @@ export const planDecisionsSchema = z.object({
   ccmInstall: z.enum(['additional-manifest', 'helm-controller', 'helm-cli', 'static-pod']).optional(),
   /** The Kubernetes version changes during the migration (kubernetes.target differs from current). */
   upgrade: z.boolean().optional(),
+  /**
+   * Flags the CCM takes over from kube-controller-manager (route: --allocate-node-cidrs, --cluster-cidr,
+   * --configure-cloud-routes), so the step transformations render the same CCM when re-applied.
+   */
+  ccmArgs: z.array(z.string()).optional(),
+  /** The in-tree cloud config carried into the CCM (ConfigMap kube-system/aws-cloud-config, --cloud-config). */
+  cloudConfig: z.string().optional(),
 });
 export type PlanDecisions = z.infer<typeof planDecisionsSchema>;
 

@@ -20,7 +20,16 @@ export function evaluateClusterRolledOut(
   if (!cluster) {
     return wait(`the Rancher cluster ${name} was not found`, 'check --rancher-context and --cluster');
   }
-  const fix = `follow the rollout in Rancher (Cluster Management > ${name}) or kubectl -n fleet-default get clusters.provisioning.cattle.io ${name} -o yaml`;
+  const rke1 = cluster.appliedSpecCurrent !== undefined;
+  const fix = rke1
+    ? `follow the update in Rancher (Cluster Management > ${name}) or kubectl get clusters.management.cattle.io ${name} -o yaml (status.conditions Updated, status.failedSpec)`
+    : `follow the rollout in Rancher (Cluster Management > ${name}) or kubectl -n fleet-default get clusters.provisioning.cattle.io ${name} -o yaml`;
+  if (cluster.failedSpec) {
+    const updated = cluster.conditions.find((c) => c.type === 'Updated');
+    return wait(`Rancher's rke up failed: ${updated?.message ?? 'status.failedSpec is set'}`, fix);
+  }
+  if (cluster.appliedSpecCurrent === false)
+    return wait('Rancher has not applied the change yet (status.appliedSpec differs from the spec)', fix);
   if (cluster.generation !== undefined && (cluster.observedGeneration ?? 0) < cluster.generation) {
     return wait(
       `Rancher has not observed the change yet (generation ${cluster.generation}, observed ${cluster.observedGeneration ?? 0})`,
@@ -40,6 +49,7 @@ export function evaluateClusterRolledOut(
     }
   }
   if (cluster.ready === false) return wait('status.ready is false', fix);
+  if (rke1) return pass(`Rancher applied the change to ${name} (status.appliedSpec, condition Updated True)`);
   return pass(
     `Rancher rolled out generation ${cluster.observedGeneration ?? cluster.generation ?? '?'} of ${name}`,
   );

@@ -55,6 +55,14 @@ export interface ComponentPodFacts {
 export interface ClusterObjectFacts {
   readonly generation?: number;
   readonly observedGeneration?: number;
+  /**
+   * RKE under Rancher (clusters.management.cattle.io/v3, which has no observedGeneration): whether
+   * status.appliedSpec holds the RKE options of the current spec, as Rancher records it after a successful
+   * `rke up` (rancher/rancher pkg/controllers/management/clusterprovisioner/provisioner.go reconcileCluster).
+   */
+  readonly appliedSpecCurrent?: boolean;
+  /** status.failedSpec is set: Rancher's last `rke up` of this spec failed (recordFailure). */
+  readonly failedSpec?: boolean;
   readonly ready?: boolean;
   readonly conditions: readonly {
     readonly type: string;

@@ -4,7 +4,7 @@
  * holder change of the managers' leases and the migration lease while the migration runs.
  */
 import type { Clock, Random } from '../../clock/index.js';
-import type { Gate, PlanStep } from '../../core/plan/plan-types.js';
+import type { Gate, PlanStep, StepId } from '../../core/plan/plan-types.js';
 import type { EventSink } from '../events.js';
 import type { Journal, LeaseRecord } from '../journal/journal-schema.js';
 import type { GateRun } from '../run-plan.js';
@@ -42,6 +42,7 @@ export function leaseRecordsOf(
   leases: readonly LeaseFacts[],
   watched: ReadonlySet<string>,
   now: number,
+  step?: StepId,
 ): LeaseRecord[] {
   return leases
     .filter((l) => watched.has(l.name))
@@ -54,6 +55,7 @@ export function leaseRecordsOf(
       ...(l.renewTime ? { renewTime: l.renewTime } : {}),
       ...(l.leaseDurationSeconds !== undefined ? { leaseDurationSeconds: l.leaseDurationSeconds } : {}),
       ...(l.leaseTransitions !== undefined ? { transitions: l.leaseTransitions } : {}),
+      ...(step ? { step } : {}),
     }));
 }
 
@@ -78,7 +80,9 @@ export function createGateRunner(options: GateRunnerOptions) {
     const look = async () => {
       const now = options.clock.now();
       try {
-        observations.push(...leaseRecordsOf(await options.reader.leases(LEASE_NAMESPACE), watched, now));
+        observations.push(
+          ...leaseRecordsOf(await options.reader.leases(LEASE_NAMESPACE), watched, now, step.id),
+        );
       } catch {
         // The timeline is best effort; the gate's own read reports real trouble.
       }

@@ -4,11 +4,13 @@ import type { Distro, Gate } from '../../core/plan/plan-types.js';
 import { plan } from '../testing/plan-fixtures.js';
 import { evaluateGate, readGateSnapshot, type GateContext } from './evaluate-gate.js';
 import type { ComponentPodFacts, GateReader, ManagerComponent } from './gate-facts.js';
+import { leaseRecordsOf } from './gate-runner.js';
 import {
   CCM,
   KCM,
   MIG,
   T0,
+  at,
   managerPod,
   timelineOf,
   took,
@@ -87,5 +89,15 @@ describe('no-ownership-overlap reads the managers\u2019 pods and judges with the
       type: 'fail',
       reason: expect.stringMatching(/cp1_k .* and cp2_c|cp2_c .* and cp1_k/),
     });
+  });
+});
+
+describe('the gate runner\u2019s lease timeline', () => {
+  it('keeps which step\u2019s gate looked (it orders looks made at the same instant)', () => {
+    const leases = [{ namespace: 'kube-system', name: CCM, holderIdentity: 'cp2_c', renewTime: at(200) }];
+    expect(leaseRecordsOf(leases, new Set([CCM]), T0 + 200_000, 'switch-to-external')).toEqual([
+      expect.objectContaining({ holder: 'cp2_c', observedAt: at(200), step: 'switch-to-external' }),
+    ]);
+    expect(leaseRecordsOf(leases, new Set([CCM]), T0 + 200_000)[0]).not.toHaveProperty('step');
   });
 });

@@ -5,11 +5,13 @@ import type { AwsCredentials, AwsPrincipal } from './auth/principal.js';
 import { SANDBOX_ADMIN_CREDENTIALS } from './auth/credential-store.js';
 import { FaultInjector } from './faults/fault-injector.js';
 import { handleApiRequest, type ApiDependencies } from './http/api-handler.js';
-import { listen, send, type Listener } from './http/http-server.js';
+import { createHandlerServer, listen, send } from './http/http-server.js';
 import { ServiceRegistry } from './http/service-registry.js';
 import { handleImds } from './imds/imds-handler.js';
 import { parseImdsPath } from './imds/imds-path.js';
 import { ImdsTokens } from './imds/imds-tokens.js';
+import { hopsFrom, ImdsNetwork } from './imds/imds-network.js';
+import { InstanceEndpoints } from './imds/instance-endpoints.js';
 import { RequestLog } from './log/request-log.js';
 import { loadSeed } from './seed/load-seed.js';
 import { parseAwsSeed } from './seed/parse-seed.js';
@@ -55,10 +57,16 @@ export interface AwsEmulator {
    */
   imdsEndpoint(instanceId: string): string;
   /**
-   * A dedicated port serving only this instance's IMDS, for clients that drop the endpoint path (the SDK
-   * credential chain's `fromInstanceMetadata` does). Opened on first use and closed with the emulator.
+   * The instance's own metadata endpoint, `http://127.1.x.y:PORT/`, serving it at the root as
+   * 169.254.169.254 does on EC2: for every client, including those that drop the endpoint's path (the SDK
+   * credential chain's `fromInstanceMetadata`, aws-sdk v2, the AWS CLI). Opened on first use, closed with the
+   * emulator (src/sandbox/aws/imds/instance-endpoints.ts).
    */
   openInstanceImds(instanceId: string): Promise<string>;
+  /** Endpoints opened so far: instance id → URL. */
+  instanceImdsEndpoints(): Promise<ReadonlyMap<string, string>>;
+  /** What the network did with IMDS responses (lost token responses), for the twin's simulated clients. */
+  readonly imdsNetwork: ImdsNetwork;
   /** Keys that sign as the principal: the admin key, a role session, or an instance's IMDS credentials. */
   credentialsFor(principal: AwsPrincipal): AwsCredentials;
   close(): Promise<void>;
@@ -104,6 +112,7 @@ export async function startAwsEmulator(options: AwsEmulatorOptions = {}): Promis
   const faults = new FaultInjector(options.random ?? systemRandom);
   const log = new RequestLog(options.requestLogCapacity);
   const tokens = new ImdsTokens(state.ids, () => clock.now());
+  const imdsNetwork = new ImdsNetwork();
   const deps: ApiDependencies = {
     state,
     registry: new ServiceRegistry(authorizer),
@@ -120,24 +129,41 @@ export async function startAwsEmulator(options: AwsEmulatorOptions = {}): Promis
     latestPath: string,
   ): Promise<void> => {
     const method = request.method ?? 'GET';
+    const { remoteAddress, remotePort } = request.socket;
     const decision = faults.decide({ service: 'imds', action: `${method} ${latestPath}` });
     if (decision.latencyMs > 0) await clock.sleep(decision.latencyMs);
-    const answer = decision.error
-      ? { status: decision.error.status, body: decision.error.message }
-      : handleImds(state, tokens, { method, path: latestPath, headers: request.headers, instanceId });
+    const result = decision.error
+      ? ({
+          kind: 'answer',
+          status: decision.error.status,
+          body: decision.error.message,
+          headers: { 'content-type': 'text/plain' },
+        } as const)
+      : handleImds(state, tokens, {
+          method,
+          path: latestPath,
+          headers: request.headers,
+          instanceId,
+          hops: hopsFrom(remoteAddress),
+        });
     log.record({
       at: clock.now(),
       service: 'imds',
       action: `${method} ${latestPath}`,
       instanceId,
-      status: answer.status,
-      errorCode: answer.status >= 300 ? String(answer.status) : undefined,
+      status: result.kind === 'answer' ? result.status : 0,
+      errorCode: result.kind === 'lost' ? 'lost' : result.status >= 300 ? String(result.status) : undefined,
       fault: decision.applied.length > 0 ? decision.applied.join(',') : undefined,
     });
-    send(response, answer.status, method === 'HEAD' ? '' : answer.body, {
-      'content-type': 'text/plain',
-      ...('headers' in answer ? answer.headers : {}),
-    });
+    if (result.kind === 'lost') {
+      // The answer dies on the way (its TTL ran out): the caller hears nothing and gives up on its own timeout.
+      if (remoteAddress !== undefined && remotePort !== undefined) {
+        imdsNetwork.responseLost(remoteAddress, remotePort);
+        request.socket.once('close', () => imdsNetwork.forget(remoteAddress, remotePort));
+      }
+      return;
+    }
+    send(response, result.status, method === 'HEAD' ? '' : result.body, result.headers);
   };
 
   const main = await listen(host, options.port ?? 0, async (request, body, response) => {
@@ -155,7 +181,15 @@ export async function startAwsEmulator(options: AwsEmulatorOptions = {}): Promis
     send(response, answer.status, answer.body, answer.headers);
   });
 
-  const instancePorts = new Map<string, Promise<Listener>>();
+  const endpointServer = createHandlerServer(async (request, _body, response) => {
+    const { localAddress, localPort } = request.socket;
+    const instanceId = endpoints.instanceAt(localAddress, localPort);
+    const { latestPath } = parseImdsPath(splitTarget(request.url).path);
+    if (latestPath === undefined || instanceId === undefined)
+      return send(response, 404, 'Not Found', { 'content-type': 'text/plain' });
+    return serveImds(request, response, instanceId, latestPath);
+  });
+  const endpoints = new InstanceEndpoints(endpointServer);
   const url = `http://${host}:${main.port}`;
   return {
     url,
@@ -165,25 +199,14 @@ export async function startAwsEmulator(options: AwsEmulatorOptions = {}): Promis
     state,
     faults,
     log,
+    imdsNetwork,
     adminCredentials: SANDBOX_ADMIN_CREDENTIALS,
     imdsEndpoint: (instanceId) => `${url}/_instance/${encodeURIComponent(instanceId)}/`,
-    openInstanceImds: async (instanceId) => {
-      let listener = instancePorts.get(instanceId);
-      if (!listener) {
-        listener = listen(host, 0, async (request, _body, response) => {
-          const { latestPath } = parseImdsPath(splitTarget(request.url).path);
-          if (latestPath === undefined)
-            return send(response, 404, 'Not Found', { 'content-type': 'text/plain' });
-          return serveImds(request, response, instanceId, latestPath);
-        });
-        instancePorts.set(instanceId, listener);
-      }
-      return `http://${host}:${(await listener).port}/`;
-    },
+    openInstanceImds: async (instanceId) => (await endpoints.open(instanceId)).url,
+    instanceImdsEndpoints: () => endpoints.opened(),
     credentialsFor: (principal) => state.credentialsFor(principal),
     close: async () => {
-      const extra = await Promise.all(instancePorts.values());
-      await Promise.all([main.close(), ...extra.map((l) => l.close())]);
+      await Promise.all([main.close(), endpoints.close()]);
     },
   };
 }

@@ -4,6 +4,9 @@
  */
 export { startAwsEmulator, type AwsEmulator, type AwsEmulatorOptions } from './emulator.js';
 export { parseImdsPath } from './imds/imds-path.js';
+export { hopsFrom, podNetworkAddress, podNetworkAvailable, ImdsNetwork } from './imds/imds-network.js';
+export { imdsErrorPage } from './imds/imds-handler.js';
+export { sendImdsRequest, type ImdsReply } from './imds/imds-request.js';
 export {
   awsSeedSchema,
   instanceStateNames,
@@ -17,7 +20,13 @@ export {
   EMPTY_ACCOUNT_IDS,
   type EmptyAccountSeedOptions,
 } from './seed/empty-account-seed.js';
-export { awsEnvironment, writeAwsEnv, type AwsEnvironmentOptions } from './environment/aws-environment.js';
+export {
+  awsEnvironment,
+  nodeEnvironment,
+  shellExports,
+  writeAwsEnv,
+  NOT_ON_A_NODE,
+} from './environment/aws-environment.js';
 export { AwsState } from './state/aws-state.js';
 export type {
   Ec2Instance,

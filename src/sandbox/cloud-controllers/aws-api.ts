@@ -2,6 +2,7 @@ import { EC2Client } from '@aws-sdk/client-ec2';
 import { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing';
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { Clock } from '../../index.js';
+import { GoAwsError } from './ec2-metadata.js';
 
 export interface AwsStaticCredentials {
   readonly accessKeyId: string;
@@ -42,6 +43,9 @@ export class AwsCallError extends Error {
 
 export function toAwsCallError(error: unknown): AwsCallError {
   if (error instanceof AwsCallError) return error;
+  // The credential chain's own error (no valid providers): keep its whole awserr text.
+  if (error instanceof GoAwsError)
+    return new AwsCallError(error.code, error.text.slice(error.code.length + 2), undefined, error);
   const e = error as {
     name?: string;
     Code?: string;

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CommandResult, CommandRunner, CommandSpec, Clock } from '../../index.js';
 import type { RkeUpResult } from '../twin/index.js';
+import { TWIN_RKE_VERSION } from '../twin/rke/rke-up.js';
 
 /** The `--rke-binary` name the demo passes; it names no real program. */
 export const TWIN_RKE_BINARY = 'uproot-twin-rke';
@@ -20,6 +21,15 @@ export function twinRkeRunner(
     run: async (spec: CommandSpec, signal?: AbortSignal): Promise<CommandResult> => {
       if (spec.file !== TWIN_RKE_BINARY) return fallback.run(spec, signal);
       const [verb, flag, file] = spec.args;
+      // The version `rke up` reports in its first log line (twin/rke/rke-up.ts).
+      if (verb === '--version')
+        return {
+          type: 'exited',
+          exitCode: 0,
+          stdout: `rke version ${TWIN_RKE_VERSION}\n`,
+          stderr: '',
+          durationMs: 0,
+        };
       if (verb !== 'up' || flag !== '--config' || !file) {
         return {
           type: 'not-started',

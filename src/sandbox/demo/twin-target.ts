@@ -15,6 +15,7 @@ import {
 } from '../../index.js';
 import type { Twin } from '../twin/index.js';
 import { RANCHER_NAMESPACE } from '../twin/rke2/provisioning-cluster.js';
+import { rke1ClusterId } from '../twin/rke/rancher-rke1.js';
 import { TWIN_NODE_COMMAND, TWIN_NODE_DELETE_COMMAND, twinNodeRunner } from './twin-node-runner.js';
 import { TWIN_RKE_BINARY, twinRkeRunner } from './twin-rke-runner.js';
 
@@ -36,7 +37,11 @@ export function twinTarget(twin: Twin, clock: Clock): TwinTarget {
     kubeconfig: files.kubeconfig,
     context: contexts.downstream,
     ...(contexts.rancher
-      ? { rancherContext: contexts.rancher, cluster: `${RANCHER_NAMESPACE}/${scenario.clusterName}` }
+      ? {
+          rancherContext: contexts.rancher,
+          // RKE under Rancher: the c-xxxxx name of its v3 Cluster (and of Rancher's provisioning wrapper).
+          cluster: `${RANCHER_NAMESPACE}/${scenario.distribution === 'rke' ? rke1ClusterId(scenario.clusterName) : scenario.clusterName}`,
+        }
       : {}),
     ...(files.rkeConfig ? { clusterFile: files.rkeConfig } : {}),
     ...(files.nodes ? { clusterFile: manifestsDir(files.nodes) } : {}),

@@ -7,6 +7,8 @@ import {
   type LeaderMigrationConfiguration,
   type LogicalController,
   type ManagerComponent,
+  configuredClusterId,
+  parseAwsCloudConfig,
   logicalControllerName,
   NOT_CONFIGURED,
   type LedgerEntry,
@@ -22,6 +24,7 @@ import {
   type ManagerFlags,
 } from '../../election/index.js';
 import { AwsApi, type AwsEndpoint } from '../cloud-controllers/aws-api.js';
+import type { Ec2MetadataClient } from '../cloud-controllers/ec2-metadata.js';
 import { AwsCloud } from '../cloud-controllers/aws-cloud.js';
 import { InstanceTopology } from '../cloud-controllers/instance-topology.js';
 import type { CloudControllerSettings, ControllerContext } from '../cloud-controllers/controller-context.js';
@@ -35,7 +38,9 @@ import {
 } from './controller-descriptors.js';
 import { serviceAccountTokenSource } from './controller-tokens.js';
 import { managerIdentity } from './manager-identity.js';
-import { cloudControllerSettings, cloudProviderError } from './manager-settings.js';
+import { cloudControllerSettings, cloudProviderError, runsCloudControllers } from './manager-settings.js';
+import { initAwsCloud } from './aws-cloud-init.js';
+import { imdsCredentials } from './imds-credentials.js';
 
 export interface SimulatedManagerOptions {
   readonly component: ManagerComponent;
@@ -56,6 +61,13 @@ export interface SimulatedManagerOptions {
   };
   /** The node's instance-role credentials (from IMDS), so the node role's IAM gaps bite as on AWS. */
   readonly aws: AwsEndpoint;
+  /**
+   * The node's instance metadata service as this process reaches it (a new aws-sdk-go metadata client per
+   * call, each with its own token state). When given, the manager's role credentials come from it (the SDK's
+   * EC2RoleProvider) instead of `aws.credentials`, and the CCM reads its region and instance id from it at
+   * start-up, failing as the real one does when it cannot (src/sandbox/managers/aws-cloud-init.ts).
+   */
+  readonly instanceMetadata?: () => Ec2MetadataClient;
   readonly clock: Clock;
   readonly random: Random;
   /** Where controllers record started/stopped and every action. */
@@ -113,8 +125,11 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
   let crash: ManagerExit | undefined;
   const cleanups: (() => void)[] = [];
 
+  // A kill during start-up (waiting on instance metadata, say) ends the process at once, as SIGTERM would.
+  let killDuringStartUp: (exit: ManagerExit) => void = () => undefined;
+  const killed = new Promise<ManagerExit>((resolve) => (killDuringStartUp = resolve));
   const exited = (async (): Promise<ManagerExit> => {
-    const started = await startUp();
+    const started = await Promise.race([startUp(), killed]);
     if ('code' in started) return started;
     runtime = started;
     if (stopRequested) void runtime.stop();
@@ -176,10 +191,34 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
         return fail(`failed to parse leader migration configuration: ${messageOf(error)}`);
       }
     }
+    // The cloud config is read before the cloud is built (cloud-provider-aws readAWSCloudConfig, then newAWSCloud).
+    const cloudConfig = await readCloudConfig(flags, options, component);
+    if ('error' in cloudConfig) return fail(cloudConfig.error);
+    let aws = options.aws;
+    if (options.instanceMetadata && runsCloudControllers(flags)) {
+      const newClient = options.instanceMetadata;
+      const credentialsClient = newClient();
+      aws = {
+        ...aws,
+        credentials: imdsCredentials(
+          () => credentialsClient,
+          () => clock.now(),
+        ),
+      };
+      if (component === 'cloud-controller-manager') {
+        const init = await initAwsCloud(newClient, log);
+        if (!init.ok) {
+          log(init.reason);
+          // klog.Fatalf exits 255.
+          return { code: 255, reason: init.reason };
+        }
+        aws = { ...aws, region: init.region, instanceId: init.instanceId };
+      }
+    }
     if (stopRequested) return { code: 0, reason: 'terminated' };
     try {
       if (providerError) return startDoomedRuntime(flags, migrationConfig, providerError.message);
-      return startRuntime(flags, version, settings.settings, migrationConfig);
+      return startRuntime(flags, version, settings.settings, migrationConfig, aws, cloudConfig.clusterId);
     } catch (error) {
       // An invalid configuration or timings: the process does not start.
       return fail(messageOf(error));
@@ -240,15 +279,17 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
     version: KubernetesVersion,
     settings: CloudControllerSettings,
     migrationConfig: LeaderMigrationConfiguration | undefined,
+    aws: AwsEndpoint,
+    configClusterId: string | undefined,
   ): ControllerManager {
     const kubeConfig = kubeConfigFor(options.kube);
     const kube = new KubeApi(options.kube, clock);
-    const awsApi = new AwsApi(options.aws, clock);
+    const awsApi = new AwsApi(aws, clock);
     cleanups.push(() => awsApi.destroy());
     const cloud = new AwsCloud(awsApi, {
       selfNodeName: options.nodeName,
-      ...(options.aws.instanceId ? { selfInstanceId: options.aws.instanceId } : {}),
-      ...(options.clusterId ? { clusterId: options.clusterId } : {}),
+      ...(aws.instanceId ? { selfInstanceId: aws.instanceId } : {}),
+      ...((configClusterId ?? options.clusterId) ? { clusterId: configClusterId ?? options.clusterId } : {}),
     });
     const informers = createSharedInformers({ kube, kubeConfig, clock, onError: log });
     const topology =
@@ -346,6 +387,7 @@ export function startSimulatedManager(options: SimulatedManagerOptions): Simulat
     stop: () => {
       stopRequested = true;
       if (runtime) void runtime.stop();
+      else killDuringStartUp({ code: 0, reason: 'terminated' });
       return exited;
     },
     get flags() {
@@ -365,6 +407,46 @@ const EVENT_SOURCES: Readonly<Record<LogicalController, string>> = {
   route: 'route_controller',
   nodeipam: 'cidrAllocator',
 };
+
+/**
+ * `--cloud-config`: the AWS provider reads the file at start (k8s.io/cloud-provider plugins.go
+ * InitCloudProvider: "couldn't open cloud provider configuration"; pkg/providers/v1/aws.go readAWSCloudConfig
+ * with gcfg.FatalOnly, so unknown keys are dropped) and takes the cluster id from
+ * `[Global] KubernetesClusterTag` (legacy) / `KubernetesClusterID` instead of its instance's tags
+ * (newAWSCloud2 → awsTagging.init; the two must agree: "clusterID tags did not match").
+ */
+async function readCloudConfig(
+  flags: ManagerFlags,
+  options: SimulatedManagerOptions,
+  component: ManagerComponent,
+): Promise<{ clusterId: string | undefined } | { error: string }> {
+  const path = flags.other['cloud-config'];
+  // The KCM reads it only for the in-tree provider; with --cloud-provider=external it has no cloud.
+  if (
+    path === undefined ||
+    path === '' ||
+    (component === 'kube-controller-manager' && flags.cloudProvider !== 'aws')
+  )
+    return { clusterId: undefined };
+  let text: string;
+  try {
+    text = await (options.readFile ?? defaultReadFile)(path);
+  } catch (error) {
+    return {
+      error: `could not init cloud provider "aws": couldn't open cloud provider configuration ${path}: ${messageOf(error)}`,
+    };
+  }
+  const config = parseAwsCloudConfig(text);
+  const value = (key: string): string =>
+    config.global.filter(([k]) => k.toLowerCase() === key.toLowerCase()).at(-1)?.[1] ?? '';
+  const legacy = value('KubernetesClusterTag');
+  const current = value('KubernetesClusterID');
+  if (legacy !== '' && current !== '' && legacy !== current)
+    return {
+      error: `could not init cloud provider "aws": clusterID tags did not match: ${JSON.stringify(current)} vs ${JSON.stringify(legacy)}`,
+    };
+  return { clusterId: configuredClusterId(config) };
+}
 
 async function defaultReadFile(path: string): Promise<string> {
   const { readFile } = await import('node:fs/promises');

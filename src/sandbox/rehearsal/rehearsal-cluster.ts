@@ -18,6 +18,7 @@ import { CLUSTER_TAG_PREFIX, SERVICE_NAME_TAG } from '../cloud-controllers/clust
 import type { KubeEndpoint } from '../cloud-controllers/kube-api.js';
 import { defaultLoadBalancerName } from '../cloud-controllers/load-balancer-spec.js';
 import { imdsCredentials } from '../managers/imds-credentials.js';
+import { Ec2MetadataClient } from '../cloud-controllers/ec2-metadata.js';
 import {
   ccmRbac,
   CONTROLLER_SERVICE_ACCOUNT_NAMES,
@@ -198,7 +199,15 @@ export async function startRehearsalCluster(options: RehearsalClusterOptions): P
         endpoint: aws.url,
         region,
         instanceId: node.instanceId,
-        credentials: imdsCredentials(aws.imdsEndpoint(node.instanceId), options.clock),
+        credentials: imdsCredentials(
+          async () =>
+            new Ec2MetadataClient({
+              endpoint: await aws.openInstanceImds(node.instanceId),
+              clock: options.clock,
+              network: aws.imdsNetwork,
+            }),
+          () => options.clock.now(),
+        ),
       }),
       close: async () => {
         await Promise.allSettled([api.close(), aws.close()]);

@@ -67,6 +67,19 @@ const aws = z
     clusterTagValue: z.enum(['owned', 'shared']).default('owned'),
     /** Check every AWS call against the caller's IAM policies (instance roles from IMDS). */
     enforceIam: z.boolean().default(true),
+    /**
+     * Every instance's metadata options (EC2 MetadataOptions). `httpTokens: required` refuses IMDSv1;
+     * `httpPutResponseHopLimit: 1` keeps the token's answer from reaching pods on the pod network
+     * (hostNetwork: false), so only host-network processes get tokens. The default is EC2's for an AMI
+     * without ImdsSupport v2.0 (Ubuntu, RHEL): optional, 1.
+     */
+    instanceMetadata: z
+      .object({
+        httpTokens: z.enum(['optional', 'required']).default('optional'),
+        httpPutResponseHopLimit: z.number().int().min(1).max(64).default(1),
+      })
+      .strict()
+      .default({ httpTokens: 'optional', httpPutResponseHopLimit: 1 }),
   })
   .strict();
 
@@ -151,6 +164,59 @@ const defects = z
     clusterTagMissingOn: z.array(z.enum(['instances', 'subnets', 'security-groups'])).default([]),
     /** A second cluster-tagged security group attached to every node ("Multiple tagged security groups"). */
     secondTaggedSecurityGroup: z.boolean().default(false),
+    /**
+     * A second `kubernetes.io/cluster/<id>` tag (value `owned`) on every instance, as an earlier cluster name
+     * leaves behind: a manager that takes the cluster id from its instance's tags fails with "Found multiple
+     * cluster tags with prefix kubernetes.io/cluster/" (pkg/providers/v1/tags.go findClusterIDs); one told the
+     * id in its cloud config (`KubernetesClusterID`) does not look.
+     */
+    extraInstanceClusterTag: k8sName.optional(),
+  })
+  .strict();
+
+const network = z
+  .object({
+    /**
+     * kubeadm: the kube-controller-manager keeps --configure-cloud-routes at its default (true) next to
+     * --allocate-node-cidrs=true, so the route controller writes pod-CIDR routes to the cluster's route
+     * tables, and must move to the CCM with the migration. Default false (kubeadm's twin passes false).
+     */
+    cloudRoutes: z.boolean().default(false),
+  })
+  .strict();
+
+/** What the person running uproot passes for this scenario (`uproot demo` passes it to migrate). */
+const migration = z
+  .object({
+    /** `--target-version`: migrate and then upgrade one minor at a time to this release. */
+    targetVersion: z.string().min(1).optional(),
+  })
+  .strict();
+
+const rke = z
+  .object({
+    /**
+     * `rke-cli`: a cluster.yml applied with `rke up` (written to the sandbox folder). `rancher`: Rancher
+     * manages the cluster: its RKE options live in the management cluster's clusters.management.cattle.io
+     * object (context `rancher`), and Rancher runs `rke up` when the object changes.
+     */
+    managedBy: z.enum(['rke-cli', 'rancher']).default('rke-cli'),
+    /** With `rancher`: the Rancher server's version (settings.management.cattle.io/server-version). */
+    rancherVersion: z
+      .string()
+      .regex(/^v\d+\.\d+\.\d+$/, 'must be a Rancher release such as v2.8.5')
+      .default('v2.8.5'),
+  })
+  .strict();
+
+const cloudConfig = z
+  .object({
+    /**
+     * `[Global]` settings of the in-tree provider's cloud config, by their INI names (`KubernetesClusterID:
+     * demo`). RKE twins write them to cluster.yml as `cloud_provider.awsCloudProvider.global` (RKE's yaml
+     * keys) and RKE renders them to /etc/kubernetes/cloud-config; other distributions do not use it yet.
+     */
+    global: z.record(z.string(), z.string()).default({}),
   })
   .strict();
 
@@ -211,6 +277,7 @@ export const scenarioSchema = z
       instanceType: 'm5.large',
       clusterTagValue: 'owned',
       enforceIam: true,
+      instanceMetadata: { httpTokens: 'optional', httpPutResponseHopLimit: 1 },
     }),
     iam: iam.default({ controlPlaneMissingActions: [], workerMissingActions: [] }),
     rbac: rbac.default({ migrationLease: 'granted' }),
@@ -224,6 +291,10 @@ export const scenarioSchema = z
     defects: defects.default({ clusterTagMissingOn: [], secondTaggedSecurityGroup: false }),
     ccm: ccmChart.optional(),
     upgrade: upgrade.optional(),
+    cloudConfig: cloudConfig.optional(),
+    network: network.default({ cloudRoutes: false }),
+    rke: rke.default({ managedBy: 'rke-cli', rancherVersion: 'v2.8.5' }),
+    migration: migration.default({}),
     timings: timings.default({
       rolloutNodeDelaySeconds: 10,
       componentRestartSeconds: 2,
@@ -239,6 +310,27 @@ export const scenarioSchema = z
         code: 'custom',
         path: ['nodes', 'etcd'],
         message: `dedicated etcd nodes exist only in RKE2 and RKE clusters, not ${scenario.distribution}; use 0`,
+      });
+    }
+    if (scenario.network.cloudRoutes && scenario.distribution !== 'kubeadm') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['network', 'cloudRoutes'],
+        message: `the twin models cloud routes for kubeadm only, not ${scenario.distribution}`,
+      });
+    }
+    if (scenario.rke.managedBy === 'rancher' && scenario.distribution !== 'rke') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['rke', 'managedBy'],
+        message: `rke.managedBy applies to RKE clusters, not ${scenario.distribution}`,
+      });
+    }
+    if (scenario.cloudConfig && scenario.distribution !== 'rke') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['cloudConfig'],
+        message: `the twin writes an in-tree cloud config only for RKE (cloud_provider.awsCloudProvider), not ${scenario.distribution}`,
       });
     }
   });

@@ -24,6 +24,7 @@ export {
   sandboxStateSchema,
   SANDBOX_STATE_FILE,
   type SandboxState,
+  type SandboxNode,
 } from './control/sandbox-state.js';
 export type { TwinIdentities } from './boot/identities.js';
 export type { ClusterLayout, InstanceLayout } from './layout/cluster-layout.js';

@@ -73,6 +73,14 @@ export async function exposeTwin(
     rkeUp: (config, file) => twin.applyRkeConfig(config, file),
     shutdown: options.onShutdown,
   });
+  // Every node's own instance metadata endpoint, open from here on (what 169.254.169.254 is on its instance).
+  const agents = twin.nodes.all();
+  const endpoints = await Promise.all(agents.map((a) => twin.aws.openInstanceImds(a.instance.instanceId)));
+  const nodes = agents.flatMap((agent, n) =>
+    agent.nodeName
+      ? [{ name: agent.nodeName, instanceId: agent.instance.instanceId, imdsEndpoint: endpoints[n]! }]
+      : [],
+  );
   const state: SandboxState = {
     version: 1,
     pid: options.pid,
@@ -93,6 +101,8 @@ export async function exposeTwin(
     },
     control: { url: control.url, token },
     timeScale: options.timeScale,
+    region: twin.aws.region,
+    nodes,
   };
   writeSandboxState(twin.dir, state);
   return { state, close: () => control.close() };

@@ -26,6 +26,11 @@ export interface TwinStatus {
     readonly state: string;
     readonly restarts: number;
   }[];
+  /** What runs where: each node's kubeletVersion, and the image of each control-plane (mirror) pod. */
+  readonly versions: {
+    readonly kubelets: Readonly<Record<string, string>>;
+    readonly controlPlanePods: Readonly<Record<string, string>>;
+  };
   readonly leases: Readonly<Record<string, string | undefined>>;
   /** Components that cannot run: a kubelet that exits at start, a static pod in a crash-loop back-off. */
   readonly failing: readonly { readonly node: string; readonly component: string; readonly error: string }[];
@@ -54,9 +59,12 @@ export function twinStatus(input: {
   let withProviderId = 0;
   let uninitialized = 0;
   let cordoned = 0;
+  const kubelets: Record<string, string> = {};
   for (const node of nodes) {
     const spec = isRecord(node.spec) ? node.spec : {};
     const status = isRecord(node.status) ? node.status : {};
+    const info = isRecord(status.nodeInfo) ? status.nodeInfo : {};
+    kubelets[metaOf(node).name ?? ''] = String(info.kubeletVersion ?? '');
     const conditions = Array.isArray(status.conditions)
       ? (status.conditions as { type?: string; status?: string }[])
       : [];
@@ -83,6 +91,12 @@ export function twinStatus(input: {
       restarts: m.restarts,
     })),
   ];
+  const controlPlanePods: Record<string, string> = {};
+  for (const pod of kube.list(R.pods, { namespace: 'kube-system', labelSelector: 'tier=control-plane' })) {
+    const containers = isRecord(pod.spec) && Array.isArray(pod.spec.containers) ? pod.spec.containers : [];
+    const first: unknown = containers[0];
+    controlPlanePods[metaOf(pod).name ?? ''] = isRecord(first) ? String(first.image ?? '') : '';
+  }
   const leases: Record<string, string | undefined> = {};
   for (const name of LEASES) {
     const lease = kube.get(R.leases, 'kube-system', name);
@@ -107,6 +121,7 @@ export function twinStatus(input: {
     time: new Date(kube.clock.now()).toISOString(),
     nodes: { machines: fleet.size, registered: nodes.length, ready, withProviderId, uninitialized, cordoned },
     managers,
+    versions: { kubelets, controlPlanePods },
     leases,
     failing,
     ...(mc

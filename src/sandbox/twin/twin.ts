@@ -6,7 +6,7 @@ import type { AwsEmulator } from '../aws/index.js';
 import { startKubeApiServer, type KubeApiServer } from '../apiserver/index.js';
 import { parseScenario, type Scenario, type ScenarioInput } from '../scenarios/index.js';
 import { startAwsAccount } from './boot/aws-account.js';
-import { seedClusters } from './boot/seed-clusters.js';
+import { seedClusters, seedRancherRke1 } from './boot/seed-clusters.js';
 import { twinIdentities, withNodeIdentity, type TwinIdentities } from './boot/identities.js';
 import { initialConfigs } from './boot/initial-configs.js';
 import { writeTwinFiles } from './boot/twin-files.js';
@@ -26,14 +26,17 @@ import { kubeletNodeName } from './nodes/node-name.js';
 import { PodRunner } from './nodes/pod-runner.js';
 import { runtimeInfoFor } from './nodes/runtime-info.js';
 import { initialClusterYaml } from './rke/rke-cluster-config.js';
+import { RancherRke1Controller, rke1ClusterId } from './rke/rancher-rke1.js';
 import { RkeUp, type RkeUpResult } from './rke/rke-up.js';
 import { RANCHER_NAMESPACE } from './rke2/provisioning-cluster.js';
 import { Rke2Planner } from './rke2/rke2-planner.js';
+import { writeKubeconfigSecret } from './rke2/kubeconfig-secret.js';
 import { DaemonSetController } from './scheduling/daemonset-controller.js';
 import { Scheduler } from './scheduling/scheduler.js';
 import { twinStatus, type TwinStatus } from './twin-status.js';
 import { servingGitVersion } from './components/serving-version.js';
 import { ledgerReport, type LedgerReport } from './ledger-report.js';
+import { Cleanups } from './runtime/cleanups.js';
 
 export { ledgerReport, type LedgerReport } from './ledger-report.js';
 
@@ -52,6 +55,11 @@ export interface StartTwinOptions {
   readonly nodes?: number;
   /** Starts controller managers; the simulated KCM/CCM when omitted. */
   readonly launcher?: ManagerLauncher;
+  /**
+   * Rancher's local cluster shared with other twins (a fleet): the RKE2 twin registers its provisioning
+   * Cluster and kubeconfig Secret there instead of starting a management API server of its own.
+   */
+  readonly rancher?: { readonly server: KubeApiServer; readonly kube: TwinKube };
   readonly log?: (line: string) => void;
 }
 
@@ -116,16 +124,8 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
   // Controllers get their service account tokens from TokenRequest; this draw (once static tokens) stays
   // so a seed gives the same uids and names as before.
   fork(random);
-  const cleanups: (() => Promise<void> | void)[] = [];
-  const closeAll = async (): Promise<void> => {
-    for (const c of cleanups.splice(0).reverse()) {
-      try {
-        await c();
-      } catch (error) {
-        log(`close: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-  };
+  const cleanups = new Cleanups(log);
+  const closeAll = () => cleanups.closeAll();
 
   try {
     // API servers and what their clusters hold before anything runs. `/version` follows the kube-apiserver
@@ -140,17 +140,27 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       },
       clock,
       random: fork(random),
-      identities: [initialIdentities.admin, initialIdentities.kcm, initialIdentities.ccm],
+      identities: [
+        initialIdentities.admin,
+        initialIdentities.kcm,
+        initialIdentities.ccm,
+        ...(scenario.distribution === 'rke2' ? [initialIdentities.clusterOwner] : []),
+      ],
       watchWindow: Math.max(10_000, layout.instances.length * 20),
     });
     cleanups.push(() => downstream.close());
-    const management =
-      scenario.distribution === 'rke2'
+    const rancherRke = scenario.distribution === 'rke' && scenario.rke.managedBy === 'rancher';
+    const underRancher = scenario.distribution === 'rke2' || rancherRke;
+    const ownManagement =
+      underRancher && !options.rancher
         ? await startKubeApiServer({ clock, random: fork(random), identities: [initialIdentities.rancher] })
         : undefined;
-    if (management) cleanups.push(() => management.close());
+    if (ownManagement) cleanups.push(() => ownManagement.close());
+    const management = underRancher ? (options.rancher?.server ?? ownManagement) : undefined;
     const kube = new TwinKube(downstream.store, clock);
-    const managementKube = management ? new TwinKube(management.store, clock) : undefined;
+    const managementKube = management
+      ? (options.rancher?.kube ?? new TwinKube(management.store, clock))
+      : undefined;
     const { services, provisioningCluster } = seedClusters({
       scenario,
       layout,
@@ -159,6 +169,15 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       managementKube,
       clock,
     });
+
+    if (managementKube && provisioningCluster) {
+      writeKubeconfigSecret({
+        management: managementKube,
+        cluster: managementKube.get(R.provisioningClusters, RANCHER_NAMESPACE, scenario.clusterName)!,
+        downstream,
+        owner: initialIdentities.clusterOwner,
+      });
+    }
 
     const aws = await startAwsAccount({
       scenario,
@@ -239,19 +258,32 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
         restartDelayMs: scenario.timings.componentRestartSeconds * 1000,
         podCidr: `10.${42 + (instance.index >> 8)}.${instance.index & 255}.0/24`,
         onKubeletStart: (name) => fleet.kubeletStarted(name),
+        // The machine's metadata as its own endpoint serves it, through the shared port's prefix: the same
+        // answers and rules, without a listening socket per node for the whole boot. The endpoints open when
+        // something asks (a manager at launch, `exposeTwin` for every node).
         imdsEndpoint: aws.imdsEndpoint(instance.instanceId),
       });
       fleet.add(agent);
       if (nodeDir) {
-        writeInitialKubeadmFiles(nodeDir, instance, version, cloud);
+        writeInitialKubeadmFiles(nodeDir, instance, version, cloud, {
+          cloudRoutes: scenario.network.cloudRoutes,
+        });
         kubeadmDirs.push({ agent, nodeDir });
       }
     }
-    const rkeConfigPath = scenario.distribution === 'rke' ? join(dir, 'cluster.yml') : undefined;
-    const clusterYaml = rkeConfigPath
-      ? { text: initialClusterYaml(scenario, layout, version), file: rkeConfigPath }
-      : undefined;
-    if (clusterYaml) writeFileSync(clusterYaml.file, clusterYaml.text);
+    // Under Rancher the RKE options live in the management cluster's v3 Cluster, not in a file.
+    const rkeConfigPath =
+      scenario.distribution === 'rke' && !rancherRke ? join(dir, 'cluster.yml') : undefined;
+    const clusterYaml =
+      scenario.distribution === 'rke'
+        ? {
+            text: initialClusterYaml(scenario, layout, version),
+            file: rkeConfigPath ?? `clusters.management.cattle.io/${rke1ClusterId(scenario.clusterName)}`,
+          }
+        : undefined;
+    if (clusterYaml && rkeConfigPath) writeFileSync(rkeConfigPath, clusterYaml.text);
+    if (clusterYaml && rancherRke && managementKube)
+      seedRancherRke1(managementKube, scenario, clusterYaml.text, clock.now());
     const rkeUp = new RkeUp({
       agents: fleet.all(),
       kube,
@@ -293,7 +325,12 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       });
       planner.start();
       cleanups.push(() => planner?.stop());
-    } else if (scenario.ccm && layout.instances.length > 0) {
+    } else if (rancherRke && managementKube) {
+      const rancher = new RancherRke1Controller({ management: managementKube, rkeUp, clock, scenario, log });
+      rancher.start();
+      cleanups.push(() => rancher.stop());
+    }
+    if (scenario.distribution !== 'rke2' && scenario.ccm && layout.instances.length > 0) {
       // Outside RKE2 a pre-installed chart is a HelmChart in the cluster (the helm-controller renders it).
       applier.apply('scenario-ccm', [
         {
@@ -338,7 +375,8 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       dir,
       clusterName: scenario.clusterName,
       downstream,
-      management,
+      // A shared local cluster is the fleet's: its kubeconfig context is in the fleet's files.
+      management: options.rancher ? undefined : management,
       identities,
       aws,
     });

@@ -4,7 +4,7 @@
  * The one place that hands adapters to the engine's appliers.
  */
 import type { Clock, Random } from '../../clock/index.js';
-import { distroFacts, controlPlaneSelectorFor } from '../../core/distros/distro-facts.js';
+import { planFacts, controlPlaneSelectorFor } from '../../core/distros/distro-facts.js';
 import type { MigrationPlan, StepId } from '../../core/plan/plan-types.js';
 import { localFiles } from '../../adapters/files/backed-up-write.js';
 import { KubeGateReader } from '../../adapters/kube/gate-reader.js';
@@ -61,7 +61,7 @@ export function wireExecution(
   settings: ExecutionSettings,
 ): Execution {
   const objects = objectsFor(clusters);
-  const facts = distroFacts(plan.distro);
+  const facts = planFacts(plan);
   const selector = controlPlaneSelectorFor(plan);
   const object = settings.transforms?.object;
   const text = settings.transforms?.text;

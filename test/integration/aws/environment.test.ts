@@ -11,7 +11,14 @@ import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { MetadataService } from '@aws-sdk/ec2-metadata-service';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UprootError } from '../../../src/errors/index.js';
-import { awsEnvironment, emptyAccountSeed, writeAwsEnv } from '../../../src/sandbox/aws/index.js';
+import { fromInstanceMetadata } from '@aws-sdk/credential-providers';
+import {
+  awsEnvironment,
+  emptyAccountSeed,
+  nodeEnvironment,
+  NOT_ON_A_NODE,
+  writeAwsEnv,
+} from '../../../src/sandbox/aws/index.js';
 import { emulatorFor } from './helpers.js';
 
 const saved = { ...process.env };
@@ -45,24 +52,45 @@ describe('awsEnvironment', () => {
     expect(out.LoadBalancers).toEqual([]);
   });
 
-  it('points IMDS at the chosen instance', async () => {
+  it("keeps the operator's default chain off instance metadata", async () => {
+    const { emulator } = await emulatorFor({ seed: emptyAccountSeed() });
+    const env = awsEnvironment(emulator);
+    expect(env.AWS_EC2_METADATA_DISABLED).toBe('true');
+    expect(Object.keys(env)).not.toContain('AWS_EC2_METADATA_SERVICE_ENDPOINT');
+    delete process.env.AWS_ACCESS_KEY_ID;
+    delete process.env.AWS_SECRET_ACCESS_KEY;
+    Object.assign(process.env, { AWS_EC2_METADATA_DISABLED: env.AWS_EC2_METADATA_DISABLED });
+    const started = Date.now();
+    await expect(fromInstanceMetadata({ timeout: 30_000, maxRetries: 0 })()).rejects.toThrow();
+    // Refused at once, not after a wait on 169.254.169.254 (30 s here).
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
+
+describe('nodeEnvironment', () => {
+  it("is a node's process: its own IMDS endpoint at the root, no keys, the role's credentials", async () => {
     const { emulator } = await emulatorFor({
-      seed: { ...emptyAccountSeed(), instances: [{ id: 'i-0f00000000000000a' }] },
+      seed: {
+        ...emptyAccountSeed(),
+        roles: [{ name: 'node' }],
+        instanceProfiles: [{ name: 'node', roles: ['node'] }],
+        instances: [{ id: 'i-0f00000000000000a', iamInstanceProfile: 'node' }],
+      },
     });
-    const env = awsEnvironment(emulator, 'i-0f00000000000000a');
-    expect(env).toMatchObject({
+    const env = nodeEnvironment(emulator, await emulator.openInstanceImds('i-0f00000000000000a'));
+    expect(env).toEqual({
+      AWS_EC2_METADATA_SERVICE_ENDPOINT: expect.stringMatching(/^http:\/\/127\.1\.0\.1:\d+\/$/),
       AWS_REGION: 'us-east-1',
       AWS_DEFAULT_REGION: 'us-east-1',
       AWS_ENDPOINT_URL: emulator.url,
     });
+    for (const name of NOT_ON_A_NODE) delete process.env[name];
     Object.assign(process.env, env);
     expect(await new MetadataService().request('/latest/meta-data/instance-id', {})).toBe(
       'i-0f00000000000000a',
     );
-    expect(
-      awsEnvironment(emulator, undefined, { imdsEndpoint: 'http://127.0.0.1:1/' })
-        .AWS_EC2_METADATA_SERVICE_ENDPOINT,
-    ).toBe('http://127.0.0.1:1/');
+    const me = await new STSClient({ maxAttempts: 1 }).send(new GetCallerIdentityCommand({}));
+    expect(me.Arn).toBe('arn:aws:sts::123456789012:assumed-role/node/i-0f00000000000000a');
   });
 });
 
@@ -75,6 +103,8 @@ describe('writeAwsEnv', () => {
     expect(readFileSync(file, 'utf8')).toBe(`export AWS_REGION=us-east-1\nexport ODD='it'\\''s a $value'\n`);
     const echoed = execFileSync('sh', ['-c', `. "${file}" && printf %s "$ODD"`], { encoding: 'utf8' });
     expect(echoed).toBe("it's a $value");
+    writeAwsEnv(file, { AWS_REGION: 'us-east-1' }, ['what this is for']);
+    expect(readFileSync(file, 'utf8')).toBe('# what this is for\nexport AWS_REGION=us-east-1\n');
   });
 
   it('rejects a name a shell cannot export, writing nothing', () => {

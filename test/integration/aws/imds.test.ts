@@ -1,10 +1,15 @@
-import { DescribeInstancesCommand } from '@aws-sdk/client-ec2';
+import http from 'node:http';
+import {
+  DescribeInstancesCommand,
+  ModifyInstanceMetadataOptionsCommand,
+  RunInstancesCommand,
+} from '@aws-sdk/client-ec2';
 import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
 import { fromInstanceMetadata } from '@aws-sdk/credential-providers';
 import { MetadataService } from '@aws-sdk/ec2-metadata-service';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../../src/clock/index.js';
-import { emptyAccountSeed, type AwsSeed } from '../../../src/sandbox/aws/index.js';
+import { emptyAccountSeed, podNetworkAddress, type AwsSeed } from '../../../src/sandbox/aws/index.js';
 import { clientsFor, emulatorFor, failureOf } from './helpers.js';
 
 const CP = 'i-0c0000000000000a1';
@@ -18,7 +23,13 @@ const seed = (): AwsSeed => ({
     { name: 'worker', roles: ['worker'] },
   ],
   instances: [
-    { id: CP, privateIpAddress: '10.0.1.23', iamInstanceProfile: 'control-plane', instanceType: 'm5.xlarge' },
+    {
+      id: CP,
+      privateIpAddress: '10.0.1.23',
+      iamInstanceProfile: 'control-plane',
+      instanceType: 'm5.xlarge',
+      metadataOptions: { httpTokens: 'required', httpPutResponseHopLimit: 2 },
+    },
     {
       id: WORKER,
       privateIpAddress: '10.0.17.9',
@@ -175,9 +186,10 @@ describe('IMDSv2 through @aws-sdk/ec2-metadata-service', () => {
   });
 });
 
-describe('IMDS through the SDK credential chain (fromInstanceMetadata)', () => {
-  it('drops the endpoint path, so a dedicated per-instance port is needed', async () => {
+describe("each instance's own endpoint, and the SDK credential chain (fromInstanceMetadata)", () => {
+  it('serves the instance at the root of its own loopback endpoint, which the chain needs', async () => {
     const { emulator } = await emulatorFor({ seed: seed() });
+    // The chain builds its own request paths: a prefix in the endpoint is dropped and nothing is found.
     process.env.AWS_EC2_METADATA_SERVICE_ENDPOINT = emulator.imdsEndpoint(CP);
     await failureOf(fromInstanceMetadata({ timeout: 2000 })());
     const unprefixed = emulator.log
@@ -185,7 +197,9 @@ describe('IMDS through the SDK credential chain (fromInstanceMetadata)', () => {
       .find((e) => e.action.startsWith('GET meta-data/iam'));
     expect(unprefixed?.instanceId).toBeUndefined();
 
-    process.env.AWS_EC2_METADATA_SERVICE_ENDPOINT = await emulator.openInstanceImds(CP);
+    const endpoint = await emulator.openInstanceImds(CP);
+    expect(endpoint).toMatch(/^http:\/\/127\.1\.\d+\.\d+:\d+\/$/);
+    process.env.AWS_EC2_METADATA_SERVICE_ENDPOINT = endpoint;
     const credentials = await fromInstanceMetadata({ timeout: 2000 })();
     expect(credentials.accessKeyId).toMatch(/^ASIA/);
     expect(credentials.expiration).toBeInstanceOf(Date);
@@ -199,13 +213,194 @@ describe('IMDS through the SDK credential chain (fromInstanceMetadata)', () => {
     );
   });
 
-  it('gives each instance its own port and the same port on a second ask', async () => {
+  it('gives each instance its own address on one port, and the same endpoint on a second ask', async () => {
     const { emulator } = await emulatorFor({ seed: seed() });
-    const a = await emulator.openInstanceImds(CP);
-    const b = await emulator.openInstanceImds(WORKER);
-    expect(a).not.toBe(b);
-    expect(await emulator.openInstanceImds(CP)).toBe(a);
-    const md = new MetadataService({ endpoint: b });
+    const a = new URL(await emulator.openInstanceImds(CP));
+    const b = new URL(await emulator.openInstanceImds(WORKER));
+    expect(a.hostname).not.toBe(b.hostname);
+    expect(a.port).toBe(b.port);
+    expect(await emulator.openInstanceImds(CP)).toBe(a.href);
+    const md = new MetadataService({ endpoint: b.href });
     expect(await md.request('/latest/meta-data/instance-id', {})).toBe(WORKER);
+    expect([...(await emulator.instanceImdsEndpoints()).keys()].sort()).toEqual([CP, WORKER].sort());
+  });
+});
+
+describe('IMDS rules per instance: HttpTokens, hop limit, endpoint', () => {
+  it('answers token-less IMDSv1 GETs when tokens are optional, 401 with the XHTML page when required', async () => {
+    const { emulator } = await emulatorFor({ seed: seed() });
+    const worker = await emulator.openInstanceImds(WORKER);
+    const cp = await emulator.openInstanceImds(CP);
+    const v1 = await fetch(new URL('latest/meta-data/instance-id', worker));
+    expect(v1.status).toBe(200);
+    expect(await v1.text()).toBe(WORKER);
+    const refused = await fetch(new URL('latest/meta-data/instance-id', cp));
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('content-type')).toBe('text/html');
+    const page = await refused.text();
+    expect(page).toContain('<title>401 - Unauthorized</title>');
+    expect(Buffer.byteLength(page)).toBe(343);
+    // A token that is there must be valid, optional or not.
+    const forged = await fetch(new URL('latest/meta-data/instance-id', worker), {
+      headers: { 'x-aws-ec2-metadata-token': 'forged' },
+    });
+    expect(forged.status).toBe(401);
+  });
+
+  it('refuses a token PUT that carries X-Forwarded-For', async () => {
+    const { emulator } = await emulatorFor({ seed: seed() });
+    const res = await fetch(new URL('latest/api/token', await emulator.openInstanceImds(WORKER)), {
+      method: 'PUT',
+      headers: { 'x-aws-ec2-metadata-token-ttl-seconds': '60', 'x-forwarded-for': '203.0.113.9' },
+    });
+    expect(res.status).toBe(403);
+  });
+
+  it("loses the token's answer beyond the hop limit: pods (127.2/16) get it only with a limit of 2", async () => {
+    const { emulator } = await emulatorFor({ seed: seed() });
+    const worker = new URL(await emulator.openInstanceImds(WORKER)); // hop limit 1
+    const cp = new URL(await emulator.openInstanceImds(CP)); // hop limit 2
+    const put = (endpoint: URL, localAddress?: string) =>
+      new Promise<{ status: number | 'lost'; body: string }>((resolve, reject) => {
+        const req = http.request(
+          {
+            host: endpoint.hostname,
+            port: endpoint.port,
+            path: '/latest/api/token',
+            method: 'PUT',
+            headers: { 'x-aws-ec2-metadata-token-ttl-seconds': '60' },
+            agent: false,
+            ...(localAddress ? { localAddress } : {}),
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (c: Buffer) => (body += c.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('socket', (socket) =>
+          socket.once(
+            'connect',
+            () =>
+              void emulator.imdsNetwork.whenLost(socket.localAddress!, socket.localPort!).then(() => {
+                resolve({ status: 'lost', body: '' });
+                req.destroy();
+              }),
+          ),
+        );
+        req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
+        req.end();
+      });
+    expect((await put(worker)).status).toBe(200);
+    expect((await put(worker, podNetworkAddress(3))).status).toBe('lost');
+    expect((await put(cp, podNetworkAddress(3))).status).toBe(200);
+    expect(emulator.log.count({ service: 'imds', errorCode: 'lost' })).toBe(1);
+    // The hop limit is for the token's answer only: an IMDSv1 GET from the pod network is answered.
+    const get = await new Promise<number>((resolve, reject) =>
+      http
+        .get(
+          {
+            host: worker.hostname,
+            port: worker.port,
+            path: '/latest/meta-data/instance-id',
+            localAddress: podNetworkAddress(3),
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        )
+        .on('error', reject),
+    );
+    expect(get).toBe(200);
+  });
+
+  it('reports and changes the options through the EC2 API (DescribeInstances, ModifyInstanceMetadataOptions)', async () => {
+    const { emulator, clients } = await emulatorFor({ seed: seed() });
+    const describe = async (id: string) =>
+      (await clients.ec2.send(new DescribeInstancesCommand({ InstanceIds: [id] }))).Reservations?.[0]
+        ?.Instances?.[0]?.MetadataOptions;
+    expect(await describe(CP)).toEqual({
+      State: 'applied',
+      HttpTokens: 'required',
+      HttpPutResponseHopLimit: 2,
+      HttpEndpoint: 'enabled',
+      HttpProtocolIpv6: 'disabled',
+      InstanceMetadataTags: 'disabled',
+    });
+    expect(await describe(WORKER)).toMatchObject({ HttpTokens: 'optional', HttpPutResponseHopLimit: 1 });
+    const byFilter = await clients.ec2.send(
+      new DescribeInstancesCommand({
+        Filters: [{ Name: 'metadata-options.http-tokens', Values: ['optional'] }],
+      }),
+    );
+    expect(byFilter.Reservations?.flatMap((r) => r.Instances ?? []).map((i) => i.InstanceId)).toEqual([
+      WORKER,
+    ]);
+
+    const changed = await clients.ec2.send(
+      new ModifyInstanceMetadataOptionsCommand({
+        InstanceId: WORKER,
+        HttpTokens: 'required',
+        HttpPutResponseHopLimit: 2,
+      }),
+    );
+    expect(changed).toMatchObject({
+      InstanceId: WORKER,
+      InstanceMetadataOptions: {
+        State: 'pending',
+        HttpTokens: 'required',
+        HttpPutResponseHopLimit: 2,
+        HttpEndpoint: 'enabled',
+      },
+    });
+    expect(await describe(WORKER)).toMatchObject({ State: 'applied', HttpTokens: 'required' });
+    const endpoint = await emulator.openInstanceImds(WORKER);
+    expect((await fetch(new URL('latest/meta-data/instance-id', endpoint))).status).toBe(401);
+
+    await clients.ec2.send(
+      new ModifyInstanceMetadataOptionsCommand({ InstanceId: WORKER, HttpEndpoint: 'disabled' }),
+    );
+    expect((await fetch(new URL('latest/meta-data/instance-id', endpoint))).status).toBe(403);
+    const put = await fetch(new URL('latest/api/token', endpoint), {
+      method: 'PUT',
+      headers: { 'x-aws-ec2-metadata-token-ttl-seconds': '60' },
+    });
+    expect(put.status).toBe(403);
+
+    expect(
+      await failureOf(
+        clients.ec2.send(
+          new ModifyInstanceMetadataOptionsCommand({ InstanceId: CP, HttpPutResponseHopLimit: 65 }),
+        ),
+      ),
+    ).toMatchObject({ name: 'InvalidParameterValue' });
+    expect(
+      await failureOf(
+        clients.ec2.send(
+          new ModifyInstanceMetadataOptionsCommand({
+            InstanceId: 'i-0c0000000000000ff',
+            HttpTokens: 'optional',
+          }),
+        ),
+      ),
+    ).toMatchObject({ name: 'InvalidInstanceID.NotFound' });
+  });
+
+  it('launches with RunInstances MetadataOptions', async () => {
+    const { clients } = await emulatorFor({ seed: seed() });
+    const out = await clients.ec2.send(
+      new RunInstancesCommand({
+        ImageId: 'ami-0c7217cdde317cfec',
+        MinCount: 1,
+        MaxCount: 1,
+        MetadataOptions: { HttpTokens: 'required', HttpPutResponseHopLimit: 3 },
+      }),
+    );
+    expect(out.Instances?.[0]?.MetadataOptions).toMatchObject({
+      HttpTokens: 'required',
+      HttpPutResponseHopLimit: 3,
+      HttpEndpoint: 'enabled',
+    });
   });
 });

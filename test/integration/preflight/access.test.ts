@@ -20,6 +20,7 @@ const AWS_CHECKS = [
   'iam-nodes',
   // Predicting the names after the switch needs the instances and their VPCs' DHCP options.
   'node-name-settings',
+  'instance-metadata',
 ];
 
 let sandbox: PreflightSandbox | undefined;

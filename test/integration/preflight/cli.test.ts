@@ -71,9 +71,9 @@ describe('uproot preflight', () => {
     const { code, stdout, stderr } = await cli(['--kubeconfig', sandbox.kubeconfig], sandbox.env);
     expect(code).toBe(1);
     expect(stdout).toMatch(/^FAIL \(1\)\n {2}✗ cluster-tags: /m);
-    expect(stdout.indexOf('FAIL (1)')).toBeLessThan(stdout.indexOf('PASS (19)'));
+    expect(stdout.indexOf('FAIL (1)')).toBeLessThan(stdout.indexOf('PASS (20)'));
     expect(stdout).toContain('$ aws ec2 create-tags --region us-west-2');
-    expect(stdout).toMatch(/Result: FAIL: 1 failed, 0 warnings, 0 skipped, 19 passed/);
+    expect(stdout).toMatch(/Result: FAIL: 1 failed, 0 warnings, 0 skipped, 20 passed/);
     expect(stderr).toBe('');
   });
 

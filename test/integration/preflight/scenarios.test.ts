@@ -75,6 +75,11 @@ const EXPECTED_FAILURES: Record<string, string[]> = {
   'lb-type-mismatch': ['iam-control-plane', 'lb-type'],
   'rke2-upgraded-intree': ['in-tree-after-removal'],
   'rke2-ecr-images': [],
+  // ccm-install: the chart's default RBAC lets the CCM's service account create, not get, service accounts;
+  // cloud-provider-mode: once it reached instance metadata, the chart's CCM (leader migration on) would run
+  // next to KCMs without it.
+  'imds-hop-limit': ['cloud-provider-mode', 'ccm-install'],
+  'imds-tokens-old-rke2': ['node-name-settings'],
 };
 
 /** Chart values that tolerate Rancher's control-plane taint (no value, as the chart's default) but not etcd's. */
@@ -215,6 +220,32 @@ describe('preflight against the built-in twins', () => {
     });
     // The API server still answers as 1.26: the first server's old apiserver container runs on.
     expect(report.target.kubernetesVersion).toBe('v1.26.15+rke2r1');
+  });
+
+  it('imds-hop-limit warns that the pod-network CCM cannot reach instance metadata, with both fixes', async () => {
+    const report = await preflightTwin('imds-hop-limit');
+    const result = check(report, 'instance-metadata');
+    expect(result.status).toBe('warn');
+    expect(result.message).toMatch(
+      /^the aws-cloud-controller-manager \(DaemonSet kube-system\/aws-cloud-controller-manager, .*\) runs on the pod network/,
+    );
+    expect(result.message).toContain('3 control-plane instances let the metadata token');
+    expect(result.status === 'warn' && result.fixes.map((f) => f.type).slice(0, 2)).toEqual([
+      'config',
+      'commands',
+    ]);
+    expect(JSON.stringify(result)).toContain('--http-put-response-hop-limit 2');
+  });
+
+  it('imds-tokens-old-rke2 names the token-less lookup and the names it leads to', async () => {
+    const report = await preflightTwin('imds-tokens-old-rke2');
+    const result = check(report, 'instance-metadata');
+    expect(result.status).toBe('warn');
+    expect(result.message).toContain('RKE2 v1.26.15+rke2r1 names nodes from instance metadata');
+    expect(result.message).toContain('rancher/rke2#7343');
+    const names = check(report, 'node-name-settings');
+    expect(names.message).toContain('would become ip-10-0-0-10 (');
+    expect(names.message).toContain('falls back to hostname -f');
   });
 
   it.each(Object.entries(EXPECTED_FAILURES))('%s fails exactly %j', async (name, failing) => {

@@ -11,9 +11,9 @@ describe('uproot demo on the RKE twin', () => {
     const progress: string[] = [];
     try {
       const result = await runDemo(
-        { scenario: 'rke-intree', timeScale: 50, dir: join(dir, 'twin') },
+        { scenario: 'rke-intree', timeScale: 1, dir: join(dir, 'twin') },
         { cwd: dir, env: { PATH: process.env.PATH }, interactive: false },
-        { instances: ec2Instances, onProgress: (l) => progress.push(l) },
+        { instances: ec2Instances, virtualTime: true, onProgress: (l) => progress.push(l) },
       );
       expect(result.scenario).toBe('rke-intree');
       const outcome = result.migration.outcome;

@@ -14,7 +14,14 @@ import { builtinScenarioNames } from '../../../src/sandbox/scenarios/index.js';
  */
 const scenarios = builtinScenarioNames().filter((name) => name !== 'empty');
 /** The healthy layouts: preflight must let them through and the migration must complete. */
-const MUST_MIGRATE = new Set(['rke2-intree', 'rke-intree', 'kubeadm-intree', 'rke2-separate-pools']);
+const MUST_MIGRATE = new Set([
+  'rke2-intree',
+  'rke-intree',
+  'kubeadm-intree',
+  'rke2-separate-pools',
+  'cloud-config-carried-over',
+  'rke-rancher',
+]);
 
 describe('uproot demo on every scenario', () => {
   it.each(scenarios)(

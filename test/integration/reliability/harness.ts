@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RealClock } from '../../../src/clock/index.js';
+import { VirtualClock, type Clock } from '../../../src/clock/index.js';
 import type { EngineEvent } from '../../../src/engine/events.js';
 import type { RunHost, TargetFlags } from '../../../src/toolkit/session/run-settings.js';
 import { awsEnvironment } from '../../../src/sandbox/aws/index.js';
@@ -20,11 +20,15 @@ import { verify, type VerifyReport } from '../../../src/toolkit/verify.js';
 import { ec2Instances } from '../../../src/adapters/aws/instance-reader.js';
 
 /**
- * A twin driven the way `uproot demo` drives it (real toolkit calls over HTTPS and the AWS SDK), on real time
- * scaled x50 so the simulated managers, Rancher's rollouts and the gates all move on their own.
+ * A twin driven the way `uproot demo` drives it (real toolkit calls over HTTPS and the AWS SDK), in virtual
+ * time like the demo (decision 0006): a driver jumps from timer to timer whenever no tracked request is in
+ * flight, so the simulated managers, Rancher's rollouts and the gates all move on their own, and a machine
+ * busy with other work slows the test down without changing what the twin does (in scaled real time a CPU
+ * stall of one second was 50 simulated seconds, enough for a lease to expire).
  */
 export interface ReliabilityTwin {
   readonly twin: Twin;
+  readonly clock: Clock;
   readonly target: TargetFlags;
   readonly events: EngineEvent[];
   migrate(
@@ -38,19 +42,27 @@ export interface ReliabilityTwin {
   close(): Promise<void>;
 }
 
-export const TIME_SCALE = 50;
-/**
- * At x50 a one-second CPU stall on a loaded machine is 50 simulated seconds; longer gate deadlines keep such
- * stalls from failing a gate whose condition is merely late (what a person would do with --gate-timeout-scale).
- */
-export const GATE_TIMEOUT_SCALE = 3;
 export const CLUSTER_REF = 'provisioning.cattle.io/v1/clusters';
 
 export async function startReliabilityTwin(scenarioName = 'rke2-intree'): Promise<ReliabilityTwin> {
   const dir = mkdtempSync(join(tmpdir(), 'uproot-reliability-'));
   const { scenario } = loadScenario(scenarioName, { cwd: dir });
-  const clock = new RealClock({ scale: TIME_SCALE });
-  const twin = await startTwin({ scenario, clock, dir: join(dir, 'twin') });
+  const clock = new VirtualClock(Date.now());
+  let driving = true;
+  const driver = (async () => {
+    while (driving) await clock.advanceBy(250);
+  })();
+  const stop = async (): Promise<void> => {
+    driving = false;
+    await driver;
+  };
+  let twin: Twin;
+  try {
+    twin = await startTwin({ scenario, clock, dir: join(dir, 'twin') });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
   await settled(twin);
   const env = { PATH: process.env.PATH, ...awsEnvironment(twin.aws), AWS_EC2_METADATA_DISABLED: 'true' };
   const host: RunHost = { cwd: dir, env, interactive: false };
@@ -59,11 +71,12 @@ export async function startReliabilityTwin(scenarioName = 'rke2-intree'): Promis
   const events: EngineEvent[] = [];
   return {
     twin,
+    clock,
     target,
     events,
     migrate: (options = {}, extra = {}) =>
       migrate(
-        { ...target, ...execution, yes: true, stateDir, gateTimeoutScale: GATE_TIMEOUT_SCALE, ...options },
+        { ...target, ...execution, yes: true, stateDir, ...options },
         extra.signal ? { ...host, signal: extra.signal } : host,
         {
           clock,
@@ -102,25 +115,22 @@ export async function startReliabilityTwin(scenarioName = 'rke2-intree'): Promis
       }
     },
     rollback: (options = {}) =>
-      rollback(
-        { ...target, ...execution, yes: true, stateDir, gateTimeoutScale: GATE_TIMEOUT_SCALE, ...options },
-        host,
-        {
-          clock,
-          runner,
-          transformsFor: plannerTransforms,
-          onEvent: (e) => events.push(e),
-        },
-      ),
+      rollback({ ...target, ...execution, yes: true, stateDir, ...options }, host, {
+        clock,
+        runner,
+        transformsFor: plannerTransforms,
+        onEvent: (e) => events.push(e),
+      }),
     close: async () => {
       await twin.close();
+      await stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
 }
 
 /**
- * Waits (in scaled real time) until the cluster runs as a user would find it: a kube-controller-manager leads
+ * Waits until the cluster runs as a user would find it: a kube-controller-manager leads
  * and every machine is a registered node with its providerID. `uproot demo` gets this for free from the time
  * its preflight takes; a bare `migrate` right after boot would fail preflight on the missing lease.
  */
@@ -229,7 +239,7 @@ export function overlapDetail(twin: Twin): string {
   );
 }
 
-/** Polls `done` in (scaled) real time; throws with `describe()` after `timeoutMs` of real time. */
+/** Polls `done` while the twin's time runs; throws with `describe()` after `timeoutMs` of real time. */
 export async function waitFor(
   done: () => boolean,
   describe: () => string,

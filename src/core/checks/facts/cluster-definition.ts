@@ -6,7 +6,18 @@
  */
 import { InputError } from '../../../errors/index.js';
 import { rke2EffectiveConfig, roleLabels } from '../../distros/rke2/index.js';
-import { extraArgs, rkeConfigOf, rkeEffectiveSettings } from '../../distros/rke/index.js';
+import {
+  extraArgs,
+  isManagementRkeCluster,
+  managementView,
+  rkeConfigOf,
+  rkeEffectiveSettings,
+} from '../../distros/rke/index.js';
+import {
+  configuredClusterId,
+  parseAwsCloudConfig,
+  rkeAwsCloudProviderConfig,
+} from '../../cloud-config/index.js';
 
 export interface Rke2Definition {
   readonly distro: 'rke2';
@@ -21,6 +32,8 @@ export interface Rke2Definition {
   readonly roles: Readonly<Record<'control-plane' | 'etcd' | 'worker', Rke2RoleConfig>>;
   /** spec.rkeConfig.additionalManifest (may carry the CCM HelmChart). */
   readonly additionalManifest?: string;
+  /** The cluster id the control plane's cloud-provider-config names (KubernetesClusterTag/ID). */
+  readonly configuredClusterId?: string;
 }
 
 export interface Rke2RoleConfig {
@@ -47,6 +60,8 @@ export interface RkeDefinition {
   readonly useInstanceMetadataHostname?: boolean;
   readonly nodes: readonly RkeNode[];
   readonly kcmExtraArgs: Readonly<Record<string, string>>;
+  /** The cluster id cloud_provider.awsCloudProvider names (kubernetes-cluster-tag/-id). */
+  readonly configuredClusterId?: string;
 }
 
 export interface KubeadmDefinition {
@@ -79,6 +94,9 @@ export function readClusterDefinition(doc: unknown, source: string): ClusterDefi
     return readRke2(doc, source);
   }
   if (doc.kind === 'Pod') return readKubeadm(doc, source);
+  // RKE under Rancher: the clusters.management.cattle.io object, read through its yaml view.
+  if (isManagementRkeCluster(doc))
+    return readRke(managementView(doc as Parameters<typeof managementView>[0]), source);
   if (isObj(doc.rancher_kubernetes_engine_config))
     return readRke(doc.rancher_kubernetes_engine_config, source);
   if (Array.isArray(doc.nodes) || isObj(doc.services) || isObj(doc.cloud_provider))
@@ -123,7 +141,18 @@ function readRke2(doc: Obj, source: string): Rke2Definition {
       worker: roleConfig('worker'),
     },
     additionalManifest: str(rke.additionalManifest),
+    ...optionalId(rke2ConfiguredClusterId(doc)),
   };
+}
+
+function optionalId(id: string | undefined): { configuredClusterId?: string } {
+  return id === undefined ? {} : { configuredClusterId: id };
+}
+
+function rke2ConfiguredClusterId(doc: Obj): string | undefined {
+  const text = rke2EffectiveConfig(doc, roleLabels(['control-plane']))['cloud-provider-config'];
+  if (typeof text !== 'string' || text.startsWith('secret://')) return undefined;
+  return configuredClusterId(parseAwsCloudConfig(text));
 }
 
 function readRke(doc: Obj, source: string): RkeDefinition {
@@ -144,6 +173,11 @@ function readRke(doc: Obj, source: string): RkeDefinition {
     nodes,
     kcmExtraArgs: Object.fromEntries(
       Object.entries(extraArgs(doc, 'kube-controller')).map(([k, v]) => [k, str(v) ?? '']),
+    ),
+    ...optionalId(
+      isObj(rke.cloud_provider) && isObj(rke.cloud_provider.awsCloudProvider)
+        ? configuredClusterId(rkeAwsCloudProviderConfig(rke.cloud_provider.awsCloudProvider))
+        : undefined,
     ),
   };
 }

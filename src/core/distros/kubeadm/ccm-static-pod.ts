@@ -15,6 +15,9 @@ import { containers, flagsOf, withHostPath } from './static-pod.js';
 export const CCM_MANIFEST_PATH = '/etc/kubernetes/manifests/cloud-controller-manager.yaml';
 export const KCM_MANIFEST_PATH = '/etc/kubernetes/manifests/kube-controller-manager.yaml';
 export const APISERVER_MANIFEST_PATH = '/etc/kubernetes/manifests/kube-apiserver.yaml';
+export const SCHEDULER_MANIFEST_PATH = '/etc/kubernetes/manifests/kube-scheduler.yaml';
+/** Where kubeadm keeps the kubelet's flags (KUBELET_KUBEADM_ARGS). */
+export const KUBEADM_FLAGS_PATH = '/var/lib/kubelet/kubeadm-flags.env';
 export const LEADER_MIGRATION_FILE = '/etc/leadermigration.conf';
 export const LEADER_MIGRATION_VOLUME = 'leadermigration';
 export const CCM_USER = 'system:kube-controller-manager';
@@ -24,6 +27,11 @@ export interface CcmPodOptions {
   readonly leaderMigration: boolean;
   readonly featureGate: boolean;
   readonly withNodeIpam: boolean;
+  /**
+   * The route flags the plan decided (controller-handover.ts): they replace the KCM's copied
+   * --allocate-node-cidrs/--cluster-cidr/--configure-cloud-routes. Absent in plans made before the decision.
+   */
+  readonly ccmArgs?: readonly string[];
 }
 
 /** Renders the CCM pod, taking kubeconfig, cloud-config and CIDR settings from the KCM it sits next to. */
@@ -52,7 +60,8 @@ export function renderCcmPod(kcm: JsonRecord | undefined, options: CcmPodOptions
     '--v=2',
     ...copied,
   ];
-  if (!copied.some((f) => f.startsWith('--configure-cloud-routes=')))
+  if (options.ccmArgs) for (const arg of options.ccmArgs) flags = setFlag(flags, arg);
+  else if (!copied.some((f) => f.startsWith('--configure-cloud-routes=')))
     flags = setFlag(flags, '--configure-cloud-routes=false');
   if (options.withNodeIpam) flags = setFlag(flags, '--controllers=*,nodeipam');
   if (options.featureGate)

@@ -9,6 +9,7 @@ import { parseKubernetesVersion, type KubernetesVersion } from '../../kubernetes
 import type { PlannedUpgrade } from '../distro.js';
 import type { Artifact, PlanFinding } from '../../plan/plan-types.js';
 import { seedClusterRoleRules } from '../../ccm/chart-values.js';
+import { lastFlagValue } from '../shared/flag-list.js';
 import { LEADER_LOCKING_ROLE } from '../shared/migration-lease-rbac.js';
 import type { CcmTags } from '../shared/plan-common.js';
 import type { VersionPlan } from '../shared/version-policy.js';
@@ -139,4 +140,23 @@ export function kubeadmFindings(
     message: `kube-apiserver manifests differ per node (--advertise-address), so roll-control-plane asks you to set --cloud-provider=external in ${APISERVER_MANIFEST_PATH} on each control-plane node rather than writing one file to all.`,
   });
   return findings;
+}
+
+/**
+ * kubeadm's --cloud-config is a file on each control-plane node; the CCM static pod mounts the same file and
+ * reads it with --cloud-config (ccm-static-pod.ts), so every setting is carried as written. uproot does not
+ * see the file, so it names the keys that stop applying for the user to check.
+ */
+export function kubeadmCloudConfigFindings(kcmFlags: readonly string[]): PlanFinding[] {
+  const path = lastFlagValue(kcmFlags, 'cloud-config');
+  if (path === undefined) return [];
+  return [
+    {
+      severity: 'info',
+      code: 'cloud-config-carried',
+      message: `${path} is carried into the CCM: its static pod mounts the file as kube-controller-manager does and reads it with --cloud-config=${path}.`,
+      field: '--cloud-config',
+      hint: `check ${path} for settings the CCM no longer reads (gcfg drops them without a word): DisableStrictZoneCheck from v1.27.1, and any key not in pkg/providers/v1/config/config.go of the CCM release`,
+    },
+  ];
 }

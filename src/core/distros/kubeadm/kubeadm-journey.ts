@@ -20,22 +20,29 @@ import {
 import type { PlanAssembly } from '../shared/plan-assembly.js';
 import { gates } from '../shared/plan-building.js';
 import { ccmImage } from '../shared/plan-common.js';
-import { APISERVER_MANIFEST_PATH, CCM_MANIFEST_PATH, KCM_MANIFEST_PATH } from './ccm-static-pod.js';
+import {
+  APISERVER_MANIFEST_PATH,
+  CCM_MANIFEST_PATH,
+  KCM_MANIFEST_PATH,
+  KUBEADM_FLAGS_PATH,
+  SCHEDULER_MANIFEST_PATH,
+} from './ccm-static-pod.js';
 import type { KubeadmDefinition } from './kubeadm-cluster.js';
 import { kubeadmApplyStep } from './kubeadm-steps.js';
 import { advance, writeFile, type FileState } from './manifest-files.js';
 import type { StepOptions } from '../distro.js';
 
-const SCHEDULER_MANIFEST_PATH = '/etc/kubernetes/manifests/kube-scheduler.yaml';
-const KUBEADM_FLAGS = '/var/lib/kubelet/kubeadm-flags.env';
-
 /**
  * pkgs.k8s.io serves one repository per minor (https://pkgs.k8s.io/core:/stable:/v1.28/deb/), its packages
  * versioned `1.28.15-1.1`; `kubelet --version` prints `Kubernetes v1.28.15`.
  */
+function kubeletRelease(version: KubernetesVersion): { version: string; package: string } {
+  const plain = `${version.major}.${version.minor}.${version.patch}`;
+  return { version: `v${plain}`, package: `${plain}-1.1` };
+}
+
 function kubeletPackage(version: KubernetesVersion): string {
-  const release = `v${version.major}.${version.minor}.${version.patch}`;
-  const pkg = `${version.major}.${version.minor}.${version.patch}-1.1`;
+  const { version: release, package: pkg } = kubeletRelease(version);
   return `install the kubelet package of ${release} (pkgs.k8s.io repository for v${version.major}.${version.minor}: apt-get install -y kubelet=${pkg}, or dnf install -y kubelet-${pkg}; kubelet --version then prints "Kubernetes ${release}")`;
 }
 
@@ -58,8 +65,20 @@ export function kubeadmUpgradeChange(upgrade: ControlPlaneUpgrade): Change {
       ? '; remove --cloud-provider and --cloud-config (kube-apiserver 1.33 removed them, kubernetes/kubernetes#130162)'
       : '';
   const kubelet = upgrade.toExternal
-    ? `On every node (control plane and workers), set --cloud-provider=external for the kubelet (KUBELET_KUBEADM_ARGS in ${KUBEADM_FLAGS}), ${kubeletPackage(version)}, then: systemctl restart kubelet (a ${release} kubelet refuses --cloud-provider=aws, so both change in one restart; one node at a time, control plane first)`
+    ? `On every node (control plane and workers), set --cloud-provider=external for the kubelet (KUBELET_KUBEADM_ARGS in ${KUBEADM_FLAGS_PATH}), ${kubeletPackage(version)}, then: systemctl restart kubelet (a ${release} kubelet refuses --cloud-provider=aws, so both change in one restart; one node at a time, control plane first)`
     : `On every node, one at a time (control plane first, then workers; kubectl drain <node> --ignore-daemonsets first if its workloads need it), ${kubeletPackage(version)}, then: systemctl restart kubelet`;
+  const configFields: { path: string; value?: string }[] = [
+    { path: 'kubernetesVersion', value: release },
+    ...(upgrade.toExternal
+      ? ['controllerManager', 'apiServer'].map((c) => ({
+          path: `${c}.extraArgs.cloud-provider`,
+          value: 'external',
+        }))
+      : []),
+    ...(dropFlags && !upgrade.toExternal
+      ? [{ path: 'apiServer.extraArgs.cloud-provider' }, { path: 'apiServer.extraArgs.cloud-config' }]
+      : []),
+  ];
   const config = [
     `kubernetesVersion: ${release}`,
     ...(upgrade.toExternal
@@ -81,6 +100,29 @@ export function kubeadmUpgradeChange(upgrade: ControlPlaneUpgrade): Change {
       `(kubeadm upgrade apply ${release} on the first control-plane node and kubeadm upgrade node on the others do the control-plane part from that ClusterConfiguration, and also upgrade kube-proxy and CoreDNS.)`,
       `uproot then writes ${upgrade.thenUproot} node by node.`,
     ].join('\n'),
+    actions: [
+      {
+        type: 'edit-static-pod',
+        path: APISERVER_MANIFEST_PATH,
+        container: 'kube-apiserver',
+        image: `registry.k8s.io/kube-apiserver:${release}`,
+        ...(upgrade.toExternal ? { setFlags: { 'cloud-provider': 'external' } } : {}),
+        ...(dropFlags && !upgrade.toExternal ? { removeFlags: ['cloud-provider', 'cloud-config'] } : {}),
+      },
+      {
+        type: 'edit-static-pod',
+        path: SCHEDULER_MANIFEST_PATH,
+        container: 'kube-scheduler',
+        image: `registry.k8s.io/kube-scheduler:${release}`,
+      },
+      {
+        type: 'kubelet',
+        flagsFile: KUBEADM_FLAGS_PATH,
+        ...(upgrade.toExternal ? { setFlags: { 'cloud-provider': 'external' } } : {}),
+        install: kubeletRelease(version),
+      },
+      { type: 'edit-kubeadm-config', fields: configFields },
+    ],
   };
 }
 

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { UprootError } from '../../../errors/index.js';
 import { decodeLeaderMigrationConfiguration } from '../../leader-migration/index.js';
 import { stepOptionsFromPlan } from '../distro.js';
 import { flagsOf } from './static-pod.js';
-import { example } from '../shared/test-support/examples.js';
+import { codeOf, example } from '../shared/test-support/examples.js';
 import { kubeadmPlanner } from './index.js';
 import type { KubeadmDefinition } from './kubeadm-cluster.js';
 import type { JsonRecord } from '../shared/json-value.js';
@@ -115,16 +114,39 @@ describe('kubeadm plan (seed 003)', () => {
     expect(removed).toEqual([]);
   });
 
-  it('migrates nodeipam on request and upgrades the KCM image with --target-version', () => {
-    const { def: d, plan: p } = planOf([KCM], { withNodeIpam: true, targetVersion: 'v1.27.16' });
+  it('refuses --with-nodeipam (no aws CCM implements Node IPAM) and upgrades the KCM image with --target-version', () => {
+    expect(codeOf(() => planOf([KCM], { withNodeIpam: true, targetVersion: 'v1.27.16' }))).toBe(
+      'UP-PLAN-NODEIPAM-CCM',
+    );
+    const { def: d, plan: p } = planOf([KCM], { targetVersion: 'v1.27.16' });
     const o = stepOptionsFromPlan(p);
     const rolled = kubeadmPlanner.applyStep('roll-control-plane', d.kcm.pod, o);
-    expect(flags(rolled)).toContain('--controllers=*,bootstrapsigner,tokencleaner,-nodeipam');
+    expect(flags(rolled)).not.toContain('--controllers=*,bootstrapsigner,tokencleaner,-nodeipam');
     expect(JSON.stringify(rolled)).toContain('kube-controller-manager:v1.27.16');
-    const wildcard = parse(p.artifacts.find((a) => a.path.endsWith('wildcard.conf'))!.content) as {
-      controllerLeaders: { name: string }[];
-    };
-    expect(wildcard.controllerLeaders.map((l) => l.name)).toContain('nodeipam');
+    // Seed 003's Node IPAM move, kept for a CCM that implements it: KCM N+1 drops nodeipam.
+    const moved = { ...o, decisions: { ...o.decisions, withNodeIpam: true } };
+    expect(flags(kubeadmPlanner.applyStep('roll-control-plane', d.kcm.pod, moved))).toContain(
+      '--controllers=*,bootstrapsigner,tokencleaner,-nodeipam',
+    );
+  });
+
+  it('says nodeipam stays in the KCM (it allocates CIDRs) and route runs nowhere (--configure-cloud-routes=false)', () => {
+    const { plan: p } = planOf([KCM]);
+    const byCode = Object.fromEntries(p.findings.map((f) => [f.code, f.message]));
+    expect(byCode['nodeipam-controller']).toMatch(/^nodeipam stays in kube-controller-manager/);
+    expect(byCode['route-controller']).toMatch(/^route runs in neither manager/);
+    expect(byCode['cloud-config-carried']).toMatch(/\/etc\/kubernetes\/cloud\.conf is carried into the CCM/);
+  });
+
+  it('moves route to the CCM when the KCM runs it by default (allocate-node-cidrs=true, no configure-cloud-routes)', () => {
+    const routed = { ...KCM, text: KCM.text.replace('    - --configure-cloud-routes=false\n', '') };
+    const { def: d, plan: p } = planOf([routed]);
+    expect(p.findings.find((f) => f.code === 'route-controller')?.message).toMatch(/^route moves/);
+    const ccm = kubeadmPlanner.applyStep('install-ccm', d.kcm.pod, stepOptionsFromPlan(p));
+    expect(flags(ccm)).toEqual(
+      expect.arrayContaining(['--allocate-node-cidrs=true', '--configure-cloud-routes=true']),
+    );
+    expect(flags(ccm)).not.toContain('--configure-cloud-routes=false');
   });
 
   it('adds the feature gate on 1.21, and gives nothing to do for an external KCM', () => {

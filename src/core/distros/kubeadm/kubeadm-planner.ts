@@ -21,7 +21,18 @@ import {
 } from '../shared/plan-common.js';
 import { checkCurrentVersion, checkInTreeExists, resolveTarget } from '../shared/version-policy.js';
 import { locate } from '../shared/yaml-source.js';
-import { kubeadmFindings, leaderMigrationTexts, releasesInvolved } from './kubeadm-artifacts.js';
+import {
+  kcmCloudFlags,
+  planControllerHandover,
+  plannedCcms,
+  withCarriedDecisions,
+} from '../shared/controller-handover.js';
+import {
+  kubeadmCloudConfigFindings,
+  kubeadmFindings,
+  leaderMigrationTexts,
+  releasesInvolved,
+} from './kubeadm-artifacts.js';
 import { addKubeadmHop, type HopFiles } from './kubeadm-journey.js';
 import type { KubeadmDefinition } from './kubeadm-cluster.js';
 import {
@@ -75,13 +86,16 @@ export function planKubeadm(def: KubeadmDefinition, options: PlanOptions): Migra
   const versions = resolveTarget('kubeadm', def.kubernetesVersion, options.targetVersion);
   const tags = ccmTags('kubeadm', versions, options.ccmImageTag);
   const withNodeIpam = options.withNodeIpam ?? false;
-  const stepOptions = stepOptionsFor(
+  const baseOptions = stepOptionsFor(
     versions,
     tags,
     'explicit',
     { withNodeIpam, ccmInstall: 'static-pod' },
     'roll-control-plane',
   );
+  const kcmCloud = kcmCloudFlags(kcmFlags, [], `${kcm.file.path} (kube-controller-manager command)`);
+  const handover = planControllerHandover({ kcm: kcmCloud, ccms: plannedCcms(baseOptions), withNodeIpam });
+  const stepOptions = withCarriedDecisions(baseOptions, handover, undefined);
   const allVersions = releasesInvolved(versions, tags, journeyHops(stepOptions));
   const config = leaderMigrationTexts(allVersions, withNodeIpam);
   const ctx: KubeadmStepContext = {
@@ -106,6 +120,8 @@ export function planKubeadm(def: KubeadmDefinition, options: PlanOptions): Migra
 
   const findings: PlanFinding[] = [
     ...tags.findings,
+    ...handover.findings,
+    ...kubeadmCloudConfigFindings(kcmFlags),
     ...kubeadmFindings(def, allVersions, withNodeIpam),
     ...csiMigrationFindings(kcm.pod),
   ];

@@ -33,6 +33,7 @@ export function ccmPodOptions(options: StepOptions, phase: 'install' | 'target')
     leaderMigration: true,
     featureGate: needsFeatureGate(options),
     withNodeIpam: options.decisions.withNodeIpam ?? false,
+    ...(options.decisions.ccmArgs ? { ccmArgs: options.decisions.ccmArgs } : {}),
   };
 }
 

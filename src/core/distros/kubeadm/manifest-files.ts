@@ -5,7 +5,12 @@ import type { StepOptions } from '../distro.js';
 import { deepEqual } from '../shared/json-value.js';
 import { unifiedDiff } from '../shared/plan-building.js';
 import { editYamlText } from '../shared/yaml-edit.js';
-import { APISERVER_MANIFEST_PATH, CCM_MANIFEST_PATH, KCM_MANIFEST_PATH } from './ccm-static-pod.js';
+import {
+  APISERVER_MANIFEST_PATH,
+  CCM_MANIFEST_PATH,
+  KCM_MANIFEST_PATH,
+  KUBEADM_FLAGS_PATH,
+} from './ccm-static-pod.js';
 import type { KubeadmDefinition, StaticPodManifest } from './kubeadm-cluster.js';
 import { kubeadmApplyStep } from './kubeadm-steps.js';
 
@@ -87,9 +92,25 @@ export function kubeletAndKubeadmConfigChange(provider: 'external' | 'aws' = 'ex
       ? "Switch the kubelet and kubeadm's stored configuration back to the in-tree provider"
       : "Switch the kubelet and kubeadm's stored configuration to the external provider",
     instructions: [
-      `On every node (control plane and workers), set --cloud-provider=${provider} for the kubelet (KUBELET_KUBEADM_ARGS in /var/lib/kubelet/kubeadm-flags.env), then: systemctl restart kubelet`,
+      `On every node (control plane and workers), set --cloud-provider=${provider} for the kubelet (KUBELET_KUBEADM_ARGS in ${KUBEADM_FLAGS_PATH}), then: systemctl restart kubelet`,
       `kubectl -n kube-system edit configmap kubeadm-config: in ClusterConfiguration set controllerManager.extraArgs.cloud-provider and apiServer.extraArgs.cloud-provider to ${provider}${back ? '' : ' (otherwise the next kubeadm upgrade writes the in-tree flags back)'}`,
       `On each control-plane node, set --cloud-provider=${provider} in ${APISERVER_MANIFEST_PATH} (the kubelet restarts kube-apiserver; one node at a time)`,
     ].join('\n'),
+    actions: [
+      { type: 'kubelet', flagsFile: KUBEADM_FLAGS_PATH, setFlags: { 'cloud-provider': provider } },
+      {
+        type: 'edit-kubeadm-config',
+        fields: [
+          { path: 'controllerManager.extraArgs.cloud-provider', value: provider },
+          { path: 'apiServer.extraArgs.cloud-provider', value: provider },
+        ],
+      },
+      {
+        type: 'edit-static-pod',
+        path: APISERVER_MANIFEST_PATH,
+        container: 'kube-apiserver',
+        setFlags: { 'cloud-provider': provider },
+      },
+    ],
   };
 }

@@ -18,6 +18,8 @@ export interface RkeEffectiveSettings {
   readonly kubeApiserver: string;
   readonly kcmLeaderMigration: boolean;
   readonly useInstanceMetadataHostname: boolean;
+  /** cloud_provider.awsCloudProvider is set: RKE renders it to /etc/kubernetes/cloud-config (`--cloud-config`). */
+  readonly awsCloudConfig: boolean;
 }
 
 /** The RKE config inside either form: the document itself, or its `rancher_kubernetes_engine_config`. */
@@ -46,7 +48,12 @@ function truthy(value: unknown): boolean {
 
 export function rkeEffectiveSettings(document: unknown): RkeEffectiveSettings {
   const provider = rkeConfigOf(document).cloud_provider;
-  const name = isRecord(provider) && typeof provider.name === 'string' ? provider.name : undefined;
+  // RKE picks its aws provider whenever awsCloudProvider is set, whatever the name says, and renames the
+  // provider `aws` (rancher/rke cloudprovider/cloudprovider.go InitCloudProvider, then cluster/defaults.go
+  // setCloudProvider: c.CloudProvider.Name = p.GetName(); v1.4.15 to v1.8): `external-aws` with an
+  // awsCloudProvider block stays in-tree, and from 1.27 RKE refuses it ("Cloud provider aws is invalid").
+  const written = isRecord(provider) && typeof provider.name === 'string' ? provider.name : undefined;
+  const name = isRecord(provider) && isRecord(provider.awsCloudProvider) ? 'aws' : written;
   const base = providerFor(name);
   const component = (service: RkeService): string => {
     const arg = extraArgs(document, service)['cloud-provider'];
@@ -63,6 +70,7 @@ export function rkeEffectiveSettings(document: unknown): RkeEffectiveSettings {
       isRecord(provider) && typeof provider.useInstanceMetadataHostname === 'boolean'
         ? provider.useInstanceMetadataHostname
         : name === 'external-aws',
+    awsCloudConfig: isRecord(provider) && isRecord(provider.awsCloudProvider),
   };
 }
 

@@ -1,4 +1,4 @@
-/** RKE (RKE1) planner: cluster.yml, or Rancher's rancher_kubernetes_engine_config form. */
+/** RKE (RKE1) planner: cluster.yml, Rancher's rancher_kubernetes_engine_config form, or Rancher's v3 Cluster. */
 import type { DistroPlanner } from '../distro.js';
 import { rkeFacts } from './rke-facts.js';
 import { singleFile } from '../shared/yaml-source.js';
@@ -27,3 +27,15 @@ export { isRkeDocument, readRkeCluster, type RkeDefinition, type RkeForm } from 
 export { rkeApplyStep, RKE_EXTERNAL_PROVIDER } from './rke-steps.js';
 export { rkeApplyStepToText } from './rke-text.js';
 export * from './effective-config.js';
+export {
+  MANAGEMENT_CLUSTER,
+  isManagementRkeCluster,
+  managementView,
+  withManagementView,
+} from './rke-management-form.js';
+export {
+  externalAwsToolingFinding,
+  knowsExternalAws,
+  rkeVersionFromOutput,
+  type RkeTooling,
+} from './rke-tooling.js';

@@ -5,8 +5,10 @@
  */
 import type { Change, PlanFinding, PlanStep } from '../../plan/plan-types.js';
 import {
+  cloudConfigMap,
   helmChartYaml,
   helmInstallCommand,
+  helmUpgradeAction,
   renderCcmValues,
   renderHelmChart,
   valuesYaml,
@@ -28,6 +30,8 @@ export interface RkeCcmChart {
   readonly targetValues: JsonRecord;
   /** The CCM moves to the target minor's release with the cluster. */
   readonly moves: boolean;
+  /** The carried in-tree cloud config (ConfigMap kube-system/aws-cloud-config), if any. */
+  readonly cloudConfig: string | undefined;
 }
 
 export function runsHelmController(rke: JsonRecord): boolean {
@@ -36,14 +40,47 @@ export function runsHelmController(rke: JsonRecord): boolean {
   return /helm-controller|helm\.cattle\.io/.test(`${addons}\n${includes}`);
 }
 
-export function rkeCcmChart(helmController: boolean, tags: CcmTags): RkeCcmChart {
+export function rkeCcmChart(
+  helmController: boolean,
+  tags: CcmTags,
+  carried: { readonly ccmArgs: readonly string[]; readonly cloudConfig: string | undefined },
+): RkeCcmChart {
+  const values = (imageTag: string): JsonRecord =>
+    renderCcmValues({
+      flavor: 'rke',
+      imageTag,
+      leaderMigration: true,
+      extraArgs: carried.ccmArgs,
+      cloudConfig: carried.cloudConfig !== undefined,
+    });
   return {
     helmController,
     tags,
-    installValues: renderCcmValues({ flavor: 'rke', imageTag: tags.installTag, leaderMigration: true }),
-    targetValues: renderCcmValues({ flavor: 'rke', imageTag: tags.targetTag, leaderMigration: true }),
+    installValues: values(tags.installTag),
+    targetValues: values(tags.targetTag),
     moves: tags.targetTag !== tags.installTag,
+    cloudConfig: carried.cloudConfig,
   };
+}
+
+/** The ConfigMap with the carried cloud config, applied before the chart so the CCM pods can mount it. */
+function cloudConfigChanges(plan: PlanAssembly, chart: RkeCcmChart): Change[] {
+  if (chart.cloudConfig === undefined) return [];
+  const configMap = cloudConfigMap(chart.cloudConfig);
+  plan.addArtifact({
+    path: 'ccm/cloud-config.yaml',
+    description: 'The in-tree cloud config carried into the CCM (ConfigMap kube-system/aws-cloud-config)',
+    content: helmChartYaml(configMap),
+  });
+  return [
+    {
+      type: 'apply-object',
+      description:
+        'Create the ConfigMap kube-system/aws-cloud-config with the in-tree cloud config the CCM still reads (mounted with --cloud-config).',
+      api: 'downstream',
+      object: configMap,
+    },
+  ];
 }
 
 function targetValuesPath(chart: RkeCcmChart): string {
@@ -64,6 +101,7 @@ function chartChange(chart: RkeCcmChart, values: JsonRecord, valuesPath: string,
         type: 'manual',
         description: `${what}: helm upgrade --install with ${valuesPath}.`,
         instructions: helmInstallCommand(valuesPath),
+        actions: [helmUpgradeAction(valuesPath)],
       };
 }
 
@@ -86,7 +124,10 @@ export function addInstallCcm(plan: PlanAssembly, chart: RkeCcmChart, source: st
     title: 'Install the aws-cloud-controller-manager with leader migration',
     description: `RKE installs no charts: ${helmController ? 'the cluster runs helm-controller, so uproot applies a HelmChart' : 'install it with helm and the values file'}. The image is pinned to ${ccmImage(tags.installTag)}; the values use RKE's node-role.kubernetes.io/controlplane selector and toleration and drop the chart's default control-plane selector (seed 004's manual DaemonSet edit).`,
     source,
-    changes: [chartChange(chart, installValues, 'ccm/values.yaml', 'Install the CCM')],
+    changes: [
+      ...cloudConfigChanges(plan, chart),
+      chartChange(chart, installValues, 'ccm/values.yaml', 'Install the CCM'),
+    ],
     gates: [],
     undo: {
       description: 'Uninstall the chart.',
@@ -95,12 +136,12 @@ export function addInstallCcm(plan: PlanAssembly, chart: RkeCcmChart, source: st
           ? {
               type: 'manual',
               description: 'Delete the HelmChart',
-              instructions: 'kubectl delete helmchart -n kube-system aws-cloud-controller-manager',
+              instructions: `kubectl delete helmchart -n kube-system aws-cloud-controller-manager${chart.cloudConfig === undefined ? '' : '\nkubectl delete configmap -n kube-system aws-cloud-config'}`,
             }
           : {
               type: 'manual',
               description: 'Uninstall the release',
-              instructions: 'helm uninstall -n kube-system aws-cloud-controller-manager',
+              instructions: `helm uninstall -n kube-system aws-cloud-controller-manager${chart.cloudConfig === undefined ? '' : '\nkubectl delete configmap -n kube-system aws-cloud-config'}`,
             },
       ],
     },

@@ -7,6 +7,7 @@ import { InputError } from '../../../errors/index.js';
 import { parseKubernetesVersion, type KubernetesVersion } from '../../kubernetes-version/index.js';
 import type { ClusterDefinition } from '../distro.js';
 import { fieldPath, getPath, isRecord, type JsonRecord } from '../shared/json-value.js';
+import { isManagementRkeCluster, managementView } from './rke-management-form.js';
 import {
   fieldError,
   parseYamlFile,
@@ -26,8 +27,9 @@ const RKE_KEYS = [
   'system_images',
 ];
 
-/** A cluster.yml (no apiVersion/kind, RKE keys at the top) or Rancher's form. */
+/** A cluster.yml (no apiVersion/kind, RKE keys at the top), Rancher's form, or Rancher's v3 Cluster object. */
 export function isRkeDocument(value: unknown): boolean {
+  if (isManagementRkeCluster(value)) return true;
   if (!isRecord(value) || 'apiVersion' in value || 'kind' in value) return false;
   if (isRecord(value.rancher_kubernetes_engine_config)) return true;
   return (
@@ -66,7 +68,11 @@ const rkeSchema = z.looseObject({
   addons_include: z.array(z.string()).nullable().optional(),
 });
 
-export type RkeForm = 'cluster-yml' | 'rancher';
+/**
+ * `cluster-yml`: the RKE CLI's file. `rancher`: Rancher's "Edit as YAML" form, saved by a person.
+ * `management`: Rancher's clusters.management.cattle.io object, edited in place by uproot.
+ */
+export type RkeForm = 'cluster-yml' | 'rancher' | 'management';
 
 export interface RkeDefinition extends ClusterDefinition {
   readonly distro: 'rke';
@@ -74,9 +80,11 @@ export interface RkeDefinition extends ClusterDefinition {
   readonly parsed: ParsedYamlFile;
   readonly docIndex: number;
   readonly form: RkeForm;
-  /** The whole document (the RKE options are at `rkePath` inside it). */
+  /** The whole document (the RKE options are at `rkePath` inside it); the management form's yaml view. */
   readonly document: JsonRecord;
   readonly rkePath: readonly string[];
+  /** The management form: the v3 Cluster as read (the steps edit it through `document`). */
+  readonly live?: JsonRecord;
 }
 
 export function readRkeCluster(file: SourceFile): RkeDefinition {
@@ -95,9 +103,16 @@ export function readRkeCluster(file: SourceFile): RkeDefinition {
       hint: 'plan one cluster at a time',
     });
   }
-  const document = parsed.values[docIndex] as JsonRecord;
-  const form: RkeForm = isRecord(document.rancher_kubernetes_engine_config) ? 'rancher' : 'cluster-yml';
-  const rkePath = form === 'rancher' ? ['rancher_kubernetes_engine_config'] : [];
+  const raw = parsed.values[docIndex] as JsonRecord;
+  const live: JsonRecord | undefined = isManagementRkeCluster(raw) ? raw : undefined;
+  // The management object is read through its yaml view; locations then fall back to the document.
+  const document = live ? managementView(live) : raw;
+  const form: RkeForm = live
+    ? 'management'
+    : isRecord(document.rancher_kubernetes_engine_config)
+      ? 'rancher'
+      : 'cluster-yml';
+  const rkePath = form === 'cluster-yml' ? [] : ['rancher_kubernetes_engine_config'];
   const rke = getPath(document, rkePath);
   const result = rkeSchema.safeParse(rke);
   if (!result.success) {
@@ -131,9 +146,9 @@ export function readRkeCluster(file: SourceFile): RkeDefinition {
     parseKubernetesVersion(rawVersion, fieldPath(versionPath)),
   );
   const name =
-    form === 'rancher'
-      ? String(document.name ?? getPath(document, ['metadata', 'name']) ?? 'rancher-cluster')
-      : String((rke as JsonRecord).cluster_name ?? 'local');
+    form === 'cluster-yml'
+      ? String((rke as JsonRecord).cluster_name ?? 'local')
+      : String(document.name ?? getPath(document, ['metadata', 'name']) ?? 'rancher-cluster');
   return {
     distro: 'rke',
     name,
@@ -145,6 +160,7 @@ export function readRkeCluster(file: SourceFile): RkeDefinition {
     form,
     document,
     rkePath,
+    ...(live ? { live } : {}),
   };
 }
 

@@ -6,7 +6,7 @@
 import { InputError } from '../../../errors/index.js';
 import { parseKubernetesVersion } from '../../kubernetes-version/index.js';
 import type { Change, MigrationPlan, PlanFinding } from '../../plan/plan-types.js';
-import type { PlanOptions } from '../distro.js';
+import type { PlanOptions, StepOptions } from '../distro.js';
 import { CONTROL_PLANE_LABEL } from '../../ccm/index.js';
 import {
   cordonStep,
@@ -15,7 +15,14 @@ import {
   switchToExternalStep,
   verifyProviderIdsStep,
 } from '../shared/common-steps.js';
-import { baseName, definitionEditor, editChanges, undoChanges } from '../shared/definition-edit.js';
+import {
+  baseName,
+  definitionEditor,
+  editChanges,
+  undoChanges,
+  type DefinitionEditor,
+} from '../shared/definition-edit.js';
+import { planControllerHandover, plannedCcms, withCarriedDecisions } from '../shared/controller-handover.js';
 import { getPath } from '../shared/json-value.js';
 import { JOURNEY_SOURCE, journeyHops, upgradeStep } from '../shared/journey-steps.js';
 import { runningForms } from '../shared/releases.js';
@@ -47,27 +54,21 @@ import {
   runsHelmController,
 } from './rke-ccm-steps.js';
 import {
-  awsCloudProviderFindings,
+  rkeCloudConfig,
+  rkeEndOfLifeFinding,
+  rkeExternalAwsFinding,
+  rkeKcmCloudFlags,
   customNameIndexes,
   finalStateFindings,
   namingFindings,
 } from './rke-findings.js';
+import { MANAGEMENT_CLUSTER, withManagementView } from './rke-management-form.js';
 import { rkeApplyStep } from './rke-steps.js';
+import { externalAwsToolingFinding } from './rke-tooling.js';
 
 const SEED_002 = 'seed 002 (Rancher, "Migrating Amazon In-tree to Out-of-tree"), RKE tab';
 const SEED_004 = 'seed 004 (Rancher, "Setting up the Amazon Cloud Provider"), out-of-tree RKE';
 const CP_SELECTOR = `${CONTROL_PLANE_LABEL.rke}=true`;
-
-/** With an upgrade: what RKE itself must be able to do, and where its road ends. */
-function rkeLifecycleFinding(): PlanFinding {
-  return {
-    severity: 'info',
-    code: 'rke-end-of-life',
-    message:
-      'cloud_provider external-aws needs RKE v1.4.15 / v1.5.0 or later (Rancher 2.7.11 / 2.8.0), and each kubernetes_version must be one the RKE binary lists (rke config --list-version --all). RKE1 reached end of life on 31 July 2025; its last line (RKE v1.7) runs Kubernetes up to 1.31.',
-    hint: 'to go past 1.31, move the cluster to RKE2 (Rancher’s RKE1-to-RKE2 migration) and plan the rest of the journey there',
-  };
-}
 
 export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan {
   rejectForeignOptions('rke', options);
@@ -112,35 +113,25 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
 
   const versions = resolveTarget('rke', def.kubernetesVersion, options.targetVersion);
   const tags = ccmTags('rke', versions, options.ccmImageTag);
-  const chart = rkeCcmChart(runsHelmController(rke), tags);
-  const stepOptions = stepOptionsFor(
+  const helmController = runsHelmController(rke);
+  const baseOptions = stepOptionsFor(
     versions,
     tags,
     'default',
-    { useInstanceMetadataHostname, ccmInstall: chart.helmController ? 'helm-controller' : 'helm-cli' },
+    { useInstanceMetadataHostname, ccmInstall: helmController ? 'helm-controller' : 'helm-cli' },
     'switch-to-external',
   );
-
-  const file = def.file.path;
-  const fileName = baseName(file);
-  const plan = new PlanAssembly();
-  const definition = definitionEditor({
-    file,
-    target: { file },
-    start: { object: document, text: def.file.text },
-    render: (object) => editYamlText(def.file.text, docIndex, object),
-    apply: (id, object) => rkeApplyStep(id, object, stepOptions),
-    assembly: plan,
+  const handover = planControllerHandover({
+    kcm: rkeKcmCloudFlags(rke),
+    ccms: plannedCcms(baseOptions),
+    withNodeIpam: options.withNodeIpam ?? false,
   });
-  const applyCluster: Change = {
-    type: 'manual',
-    description:
-      def.form === 'rancher' ? 'Save the edited cluster in Rancher' : 'Apply the edited cluster.yml with RKE',
-    instructions:
-      def.form === 'rancher'
-        ? `In Rancher: Cluster Management → ${def.name} → ⋮ → Edit YAML, replace the contents with the step's ${fileName}, and save. Rancher updates the nodes one by one.`
-        : `rke up --config ${fileName}   (RKE updates the nodes one by one; keep cluster.rkestate next to it)`,
-  };
+  const carried = rkeCloudConfig(rke, plannedCcms(baseOptions));
+  const chart = rkeCcmChart(helmController, tags, { ccmArgs: handover.ccmArgs, cloudConfig: carried?.text });
+  const stepOptions = withCarriedDecisions(baseOptions, handover, carried);
+
+  const plan = new PlanAssembly();
+  const { definition, applyCluster } = rkeDefinition(def, plan, stepOptions);
 
   const grant = kcmLeaseGrantStep();
   plan.addStep(grant.step);
@@ -155,10 +146,10 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
       description:
         'Each KCM (still in-tree AWS) then runs route, service and cloud-node-lifecycle under the migration lease; from 1.22 the default configuration needs no file.',
       source: `${SEED_002}, step 1`,
-      changes: editChanges(enable, applyCluster),
+      changes: editChanges(enable, ...applyCluster),
       undo: {
         description: 'Edit cluster.yml back and apply it.',
-        changes: undoChanges(enable, applyCluster),
+        changes: undoChanges(enable, ...applyCluster),
       },
     }),
   );
@@ -186,14 +177,14 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
       description:
         'RKE updates and uncordons each node; the KCMs stop running the cloud controllers and the CCM pods take over through the migration lease. uproot uncordons the control-plane nodes afterwards (a no-op where RKE already did).',
       source: `${SEED_002}, step 5; ${SEED_004}, steps 1-2 (RKE)`,
-      changes: [...editChanges(switched, applyCluster), ...moveCcm],
+      changes: [...editChanges(switched, ...applyCluster), ...moveCcm],
       selector: CP_SELECTOR,
       ...(versions.upgrade ? { versionGate: gates.kubernetesVersion('rke', versions.target.raw) } : {}),
       undo: {
         description: versions.upgrade
           ? 'Rolling back to the in-tree provider is impossible once the cluster runs 1.27.'
           : 'Edit cluster.yml back and apply it: the KCMs return to in-tree with leader migration and take the migration lease back (seed 003, rollback).',
-        changes: undoChanges(switched, applyCluster),
+        changes: undoChanges(switched, ...applyCluster),
       },
     }),
   );
@@ -213,7 +204,7 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
         version,
         description: `RKE updates the control-plane nodes one at a time, then the workers, to ${hop.version}; then the CCM moves to ${ccmImage(hop.ccmTag)}, the release of that minor (never newer than the API server). The next hop starts only when every kubelet and the API server run ${runningForms('rke', hop.version).kubeletVersion}.`,
         source: `${JOURNEY_SOURCE}; ${SEED_002}, "If you're upgrading the cluster's Kubernetes version, set the Kubernetes version as well"`,
-        changes: [...editChanges(edit, applyCluster), ...ccm],
+        changes: [...editChanges(edit, ...applyCluster), ...ccm],
         gates: [
           gates.clusterRolledOut(),
           gates.kubernetesVersion('rke', hop.version),
@@ -235,10 +226,53 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
       options.useInstanceMetadataHostname !== undefined,
     ),
     ccmInstallFinding(chart),
-    ...awsCloudProviderFindings(rke),
+    ...handover.findings,
+    ...(carried?.findings ?? []),
+    options.rkeTooling ? externalAwsToolingFinding(options.rkeTooling) : rkeExternalAwsFinding(def.form),
     ...csiMigrationFindings(document),
     ...finalStateFindings(definition.current.object),
-    ...(versions.upgrade ? [rkeLifecycleFinding()] : []),
+    rkeEndOfLifeFinding(versions.upgrade),
   ];
   return migrationPlan(def, stepOptions, { steps: plan.steps, findings, artifacts: plan.artifacts });
+}
+
+/**
+ * The cluster definition the steps edit, and what applies an edit: a person's `rke up` (cluster.yml) or save
+ * in Rancher's form; for the management object nothing (uproot writes the v3 Cluster with its
+ * resourceVersion after a backup, Rancher runs rke up, and the cluster-rolled-out gate waits for
+ * status.appliedSpec).
+ */
+function rkeDefinition(
+  def: RkeDefinition,
+  plan: PlanAssembly,
+  stepOptions: StepOptions,
+): { definition: DefinitionEditor; applyCluster: Change[] } {
+  const { docIndex, document, live } = def;
+  const file = def.file.path;
+  const fileName = baseName(file);
+  const definition = definitionEditor({
+    file,
+    target: live
+      ? { api: 'management', ...MANAGEMENT_CLUSTER, name: String(getPath(live, ['metadata', 'name'])) }
+      : { file },
+    start: { object: document, text: def.file.text },
+    render: (object) =>
+      editYamlText(def.file.text, docIndex, live ? withManagementView(live, object) : object),
+    apply: (id, object) => rkeApplyStep(id, object, stepOptions),
+    assembly: plan,
+  });
+  if (live) return { definition, applyCluster: [] };
+  const rancher = def.form === 'rancher';
+  return {
+    definition,
+    applyCluster: [
+      {
+        type: 'manual',
+        description: rancher ? 'Save the edited cluster in Rancher' : 'Apply the edited cluster.yml with RKE',
+        instructions: rancher
+          ? `In Rancher: Cluster Management → ${def.name} → ⋮ → Edit YAML, replace the contents with the step's ${fileName}, and save. Rancher updates the nodes one by one.`
+          : `rke up --config ${fileName}   (RKE updates the nodes one by one; keep cluster.rkestate next to it)`,
+      },
+    ],
+  };
 }

@@ -9,6 +9,7 @@ import { hopOf, type StepOptions } from '../distro.js';
 import { cloneJson, ensureRecord, isRecord, type JsonRecord } from '../shared/json-value.js';
 import { grantMigrationLease } from '../shared/migration-lease-rbac.js';
 import { isRkeDocument } from './rke-cluster.js';
+import { isManagementRkeCluster, managementView, withManagementView } from './rke-management-form.js';
 import type { RkeService } from './effective-config.js';
 
 export const RKE_EXTERNAL_PROVIDER = 'external-aws';
@@ -16,6 +17,13 @@ const LEADER_MIGRATION_ARGS = ['enable-leader-migration', 'leader-migration-conf
 
 export function rkeApplyStep(stepId: StepId, current: unknown, options: StepOptions): unknown {
   if (stepId === 'grant-migration-lease') return grantMigrationLease(current);
+  if (isManagementRkeCluster(current)) {
+    // Rancher's v3 Cluster: the step edits its yaml view, and the object keeps everything else.
+    const cluster = current as JsonRecord;
+    const view = managementView(cluster);
+    const next = rkeApplyStep(stepId, view, options);
+    return next === view ? current : withManagementView(cluster, next);
+  }
   if (!isRkeDocument(current)) {
     throw new InputError('UP-PLAN-RKE-OBJECT', 'the object is not an RKE cluster definition', {
       hint: "RKE steps transform cluster.yml (or Rancher's rancher_kubernetes_engine_config form)",
@@ -40,6 +48,9 @@ export function rkeApplyStep(stepId: StepId, current: unknown, options: StepOpti
       removeLeaderMigration(rke);
       const provider = ensureRecord(rke, ['cloud_provider']);
       provider.name = RKE_EXTERNAL_PROVIDER;
+      // RKE would pick the in-tree aws provider again while awsCloudProvider is set (effective-config.ts);
+      // its settings went into the CCM's ConfigMap at install-ccm (rke-findings.ts rkeCloudConfig).
+      delete provider.awsCloudProvider;
       provider.useInstanceMetadataHostname = options.decisions.useInstanceMetadataHostname ?? true;
       for (const service of ['kubelet', 'kube-api', 'kube-controller'] as const)
         overrideCloudProviderArg(rke, service);

@@ -29,3 +29,4 @@ export { rke2ApplyStepToText } from './rke2-text.js';
 export * from './effective-config.js';
 export * from './machine-selector.js';
 export * from './rke2-releases.js';
+export * from './imds-node-name.js';

@@ -300,3 +300,61 @@ describe('RKE2 version gates and bad input', () => {
     );
   });
 });
+
+describe('RKE2: cloud-provider-config carried into the CCM, route and nodeipam stated', () => {
+  const withConfig = `${MINIMAL}      cloud-provider-config: |
+        [Global]
+        KubernetesClusterID = legacy-id
+        DisableStrictZoneCheck = true
+`;
+
+  it('adds the ConfigMap to additionalManifest before the chart and mounts it, re-applied the same live', () => {
+    const { def, plan } = planOf(withConfig, { targetVersion: 'v1.27.16+rke2r1' });
+    // The install release (v1.26.14) still reads DisableStrictZoneCheck, so it is carried, with a warning.
+    expect(plan.decisions?.cloudConfig).toBe(
+      '[Global]\nKubernetesClusterID = legacy-id\nDisableStrictZoneCheck = true\n',
+    );
+    const final = replayObject(rke2Planner, plan, def.cluster) as {
+      spec: { rkeConfig: { additionalManifest: string } };
+    };
+    const docs = parseAllDocuments(final.spec.rkeConfig.additionalManifest).map((d) => d.toJS());
+    expect(docs.map((d) => `${d.kind}/${d.metadata.name}`)).toEqual([
+      'ConfigMap/aws-cloud-config',
+      'HelmChart/aws-cloud-controller-manager',
+    ]);
+    expect(docs[0].data['cloud.conf']).toContain('KubernetesClusterID = legacy-id');
+    const values = parse(docs[1].spec.valuesContent) as { args: string[]; extraVolumes: unknown[] };
+    expect(values.args).toContain('--cloud-config=/etc/kubernetes/aws-cloud-config/cloud.conf');
+    expect(values.extraVolumes).toEqual([
+      { name: 'aws-cloud-config', configMap: { name: 'aws-cloud-config' } },
+    ]);
+    // v1.27.10 runs after the switch and no longer reads DisableStrictZoneCheck (removed in v1.27.1).
+    const notRead = plan.findings.filter((f) => f.code === 'cloud-config-not-read');
+    expect(notRead.map((f) => f.field)).toEqual(['cloud-provider-config.DisableStrictZoneCheck']);
+  });
+
+  it('says it cannot carry a config kept in a Secret', () => {
+    const { plan } = planOf(`${MINIMAL}      cloud-provider-config: secret://fleet-default:aws-config\n`);
+    expect(plan.findings.find((f) => f.code === 'cloud-config-in-secret')?.message).toMatch(
+      /secret:\/\/fleet-default:aws-config/,
+    );
+    expect(plan.decisions?.cloudConfig).toBeUndefined();
+  });
+
+  it('states route and nodeipam from RKE2’s KCM defaults, and moves route with the cluster’s own args', () => {
+    const { plan } = planOf(MINIMAL);
+    expect(plan.findings.map((f) => f.code)).toEqual(
+      expect.arrayContaining(['route-controller', 'nodeipam-controller']),
+    );
+    expect(plan.decisions?.ccmArgs).toEqual(['--configure-cloud-routes=false']);
+    const routes = planOf(
+      `${MINIMAL}      cluster-cidr: 10.50.0.0/16\n      kube-controller-manager-arg: [configure-cloud-routes=true]\n`,
+    ).plan;
+    expect(routes.decisions?.ccmArgs).toEqual([
+      '--allocate-node-cidrs=true',
+      '--cluster-cidr=10.50.0.0/16',
+      '--configure-cloud-routes=true',
+    ]);
+    expect(codeOf(() => planOf(MINIMAL, { withNodeIpam: true }))).toBe('UP-PLAN-NODEIPAM-CCM');
+  });
+});

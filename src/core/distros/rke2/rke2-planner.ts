@@ -44,6 +44,8 @@ import { checkCurrentVersion, checkInTreeExists, resolveTarget } from '../shared
 import { locate } from '../shared/yaml-source.js';
 import { externalProblems, rke2NodeKinds, selectorEntries, usesInTreeAws } from './effective-config.js';
 import type { Rke2Definition } from './rke2-cluster.js';
+import { planControllerHandover, plannedCcms, withCarriedDecisions } from '../shared/controller-handover.js';
+import { rke2CloudConfig, rke2KcmCloudFlags } from './rke2-carry-over.js';
 import { finalStateFindings, rke2Findings } from './rke2-findings.js';
 import { ccmValuesOf, hasApiserverCloudFlags, rke2ApplyStep } from './rke2-steps.js';
 import { rke2RenderFile } from './rke2-text.js';
@@ -126,13 +128,20 @@ export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPl
   const tags = ccmTags('rke2', versions, options.ccmImageTag);
   const supervisorNaming = reliesOnSupervisorNaming(cluster);
   const keepAwsNodeNaming = options.keepAwsNodeNaming ?? supervisorNaming;
-  const stepOptions = stepOptionsFor(
+  const baseOptions = stepOptionsFor(
     versions,
     tags,
     'default',
     { keepAwsNodeNaming, ccmInstall: 'additional-manifest' },
     'switch-to-external',
   );
+  const handover = planControllerHandover({
+    kcm: rke2KcmCloudFlags(cluster),
+    ccms: plannedCcms(baseOptions),
+    withNodeIpam: options.withNodeIpam ?? false,
+  });
+  const carried = rke2CloudConfig(cluster, plannedCcms(baseOptions));
+  const stepOptions = withCarriedDecisions(baseOptions, handover, carried.carry);
 
   const plan = new PlanAssembly();
   const definition = definitionEditor({
@@ -285,6 +294,8 @@ export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPl
       targetMinor: versions.target.minor,
       installTag: tags.installTag,
     }),
+    ...handover.findings,
+    ...carried.findings,
     ...csiMigrationFindings(cluster),
     ...finalStateFindings(definition.current.object),
   ];

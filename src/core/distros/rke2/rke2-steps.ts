@@ -13,6 +13,8 @@ import type { StepId } from '../../plan/plan-types.js';
 import { hopOf, type PlannedUpgrade, type StepOptions } from '../distro.js';
 import { CCM_CHART } from '../../ccm/index.js';
 import {
+  CCM_CLOUD_CONFIG,
+  cloudConfigMap,
   ensureCcmValues,
   helmChartYaml,
   renderHelmChart,
@@ -66,8 +68,15 @@ export function rke2ApplyStep(stepId: StepId, current: unknown, options: StepOpt
       addArgsForRole(cluster, 'control-plane', KCM_ARG, ['enable-leader-migration']);
       return cluster;
     case 'install-ccm':
+      if (options.decisions.cloudConfig !== undefined) putCloudConfig(cluster, options.decisions.cloudConfig);
       editCcmChart(cluster, (values) =>
-        ensureCcmValues(values, { flavor: 'rke2', imageTag: options.ccmInstallTag, leaderMigration: true }),
+        ensureCcmValues(values, {
+          flavor: 'rke2',
+          imageTag: options.ccmInstallTag,
+          leaderMigration: true,
+          ...(options.decisions.ccmArgs ? { extraArgs: options.decisions.ccmArgs } : {}),
+          cloudConfig: options.decisions.cloudConfig !== undefined,
+        }),
       );
       return cluster;
     case 'switch-to-external':
@@ -281,6 +290,23 @@ function editCcmChart(cluster: JsonRecord, edit: (values: unknown) => JsonRecord
   const next = edit(current);
   spec.valuesContent = valuesText.trim() === '' ? valuesYaml(next) : editYamlText(valuesText, 0, next);
   rke.additionalManifest = replaceManifest(manifest, index, chart);
+}
+
+/**
+ * The carried cloud config as a ConfigMap in additionalManifest, before the HelmChart, so Rancher delivers
+ * both and the CCM pods find it to mount (replaced in place when it is there already).
+ */
+function putCloudConfig(cluster: JsonRecord, text: string): void {
+  const rke = rkeConfig(cluster);
+  const manifest = typeof rke.additionalManifest === 'string' ? rke.additionalManifest : '';
+  const index = findManifest(manifestDocuments(manifest), {
+    kind: 'ConfigMap',
+    name: CCM_CLOUD_CONFIG.configMap,
+  });
+  rke.additionalManifest =
+    index < 0
+      ? appendManifest(manifest, helmChartYaml(cloudConfigMap(text)))
+      : replaceManifest(manifest, index, cloudConfigMap(text));
 }
 
 /** The CCM values currently in the cluster's HelmChart (for the plan's artifacts). */

@@ -195,7 +195,6 @@ export function rejectForeignOptions(distro: Distro, options: PlanOptions): void
   const foreign: [keyof PlanOptions, string, Distro][] = [
     ['keepAwsNodeNaming', '--[no-]keep-aws-node-naming', 'rke2'],
     ['useInstanceMetadataHostname', '--[no-]use-instance-metadata-hostname', 'rke'],
-    ['withNodeIpam', '--with-nodeipam', 'kubeadm'],
   ];
   for (const [key, flag, owner] of foreign) {
     if (owner !== distro && options[key] !== undefined && options[key] !== false) {

@@ -42,6 +42,7 @@ import {
   defaultStorageClass,
 } from './defaulters.js';
 import { defineResource, type FieldGetter, type ResourceType } from './resource-type.js';
+import { batchKinds } from './batch-kinds.js';
 
 /** Reads a dotted path as a field-selector string: missing is "", booleans and numbers are printed. */
 export function fieldAt(path: string): FieldGetter {
@@ -344,5 +345,6 @@ export function builtinKinds(): ResourceType[] {
       verbs: CREATE_ONLY,
       virtual: true,
     }),
+    ...batchKinds(),
   ];
 }

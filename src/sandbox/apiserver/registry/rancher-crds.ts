@@ -50,6 +50,10 @@ export function rancherCrds(): KubeObject[] {
       { name: 'Kubeconfig', type: 'string', jsonPath: '.status.clientSecretName' },
     ]),
     crd('management.cattle.io', 'v3', 'Cluster', 'clusters', 'Cluster'),
+    // Rancher's settings (server-version, ...): cluster-scoped, the value at the top level.
+    crd('management.cattle.io', 'v3', 'Setting', 'settings', 'Cluster', [
+      { name: 'Value', type: 'string', jsonPath: '.value' },
+    ]),
     crd('helm.cattle.io', 'v1', 'HelmChart', 'helmcharts', 'Namespaced', [
       { name: 'Job', type: 'string', jsonPath: '.status.jobName' },
       { name: 'Chart', type: 'string', jsonPath: '.spec.chart' },

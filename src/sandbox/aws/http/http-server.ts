@@ -16,7 +16,8 @@ export type RequestHandler = (
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
-export async function listen(host: string, port: number, handler: RequestHandler): Promise<Listener> {
+/** An HTTP server (not yet listening) that reads each body, then calls the handler. */
+export function createHandlerServer(handler: RequestHandler): http.Server {
   const server = http.createServer({ noDelay: true }, (request, response) => {
     // A client that hangs up mid-request is not the emulator's problem; never let it become an uncaught error.
     request.on('error', () => request.destroy());
@@ -41,6 +42,11 @@ export async function listen(host: string, port: number, handler: RequestHandler
     });
   });
   server.keepAliveTimeout = 5_000;
+  return server;
+}
+
+export async function listen(host: string, port: number, handler: RequestHandler): Promise<Listener> {
+  const server = createHandlerServer(handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -127,6 +127,18 @@ export const instanceStateNames = [
   'terminated',
 ] as const;
 
+/**
+ * EC2's instance metadata options (RunInstances MetadataOptions). Omitted fields take EC2's defaults for an
+ * AMI without ImdsSupport v2.0: tokens optional, hop limit 1, endpoint enabled.
+ */
+const metadataOptions = z
+  .object({
+    httpTokens: z.enum(['optional', 'required']).optional(),
+    httpPutResponseHopLimit: z.number().int().min(1).max(64).optional(),
+    httpEndpoint: z.enum(['enabled', 'disabled']).optional(),
+  })
+  .strict();
+
 const instance = z
   .object({
     id: awsId('i').optional(),
@@ -155,6 +167,7 @@ const instance = z
       .string()
       .regex(/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/)
       .optional(),
+    metadataOptions: metadataOptions.optional(),
     tags,
   })
   .strict();

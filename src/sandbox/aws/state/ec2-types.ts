@@ -90,6 +90,18 @@ export interface InstanceProfileRef {
   readonly id: string;
 }
 
+/**
+ * An instance's metadata options (EC2 API InstanceMetadataOptionsResponse). `httpTokens: required` refuses
+ * IMDSv1 GETs; `httpPutResponseHopLimit` is the IP TTL of the token PUT's response, so a process one hop
+ * further away (a container on a bridge or pod network) gets its token only with a limit of 2 or more.
+ */
+export interface InstanceMetadataOptions {
+  readonly httpTokens: 'optional' | 'required';
+  /** 1..64. */
+  readonly httpPutResponseHopLimit: number;
+  readonly httpEndpoint: 'enabled' | 'disabled';
+}
+
 export interface Ec2Instance {
   readonly id: string;
   readonly seq: number;
@@ -117,6 +129,7 @@ export interface Ec2Instance {
   readonly launchTime: number;
   readonly keyName?: string | undefined;
   readonly amiLaunchIndex: number;
+  readonly metadataOptions: InstanceMetadataOptions;
   readonly tags: Ec2Tags;
 }
 

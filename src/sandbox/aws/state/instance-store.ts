@@ -1,6 +1,6 @@
 import { AwsApiError } from '../protocol/aws-api-error.js';
 import type { InstanceStateName } from '../seed/seed-schema.js';
-import type { Ec2Instance, InstanceProfileRef, Mutable } from './ec2-types.js';
+import type { Ec2Instance, InstanceMetadataOptions, InstanceProfileRef, Mutable } from './ec2-types.js';
 import type { IdGenerator } from './ids.js';
 import type { NetworkStore } from './network-store.js';
 import { tagMap } from './network-store.js';
@@ -27,7 +27,20 @@ export interface RunInstanceSpec {
   readonly keyName?: string | undefined;
   readonly launchTime?: number | undefined;
   readonly tags?: Readonly<Record<string, string>> | undefined;
+  /** Each option the default's when omitted (DEFAULT_METADATA_OPTIONS). */
+  readonly metadataOptions?: Partial<InstanceMetadataOptions> | undefined;
 }
+
+/**
+ * What an instance gets when its launch names no metadata options and its AMI does not declare
+ * `ImdsSupport: v2.0`: tokens optional, hop limit 1, endpoint enabled (EC2 API reference,
+ * InstanceMetadataOptionsRequest defaults). Amazon Linux 2023 AMIs declare v2.0 and get required and 2.
+ */
+export const DEFAULT_METADATA_OPTIONS: InstanceMetadataOptions = {
+  httpTokens: 'optional',
+  httpPutResponseHopLimit: 1,
+  httpEndpoint: 'enabled',
+};
 
 export interface StateChange {
   readonly instanceId: string;
@@ -168,6 +181,7 @@ export class InstanceStore {
       launchTime: spec.launchTime ?? now,
       keyName: spec.keyName,
       amiLaunchIndex: launchIndex,
+      metadataOptions: { ...DEFAULT_METADATA_OPTIONS, ...definedOnly(spec.metadataOptions) },
       tags: tagMap(spec.tags),
     };
     this.byId.set(id, instance);
@@ -213,6 +227,14 @@ export class InstanceStore {
     this.touch();
   }
 
+  /** ModifyInstanceMetadataOptions: options not given keep their value. */
+  setMetadataOptions(id: string, changes: Partial<InstanceMetadataOptions>): InstanceMetadataOptions {
+    const [instance] = this.requireAll([id]) as Mutable<Ec2Instance>[];
+    instance!.metadataOptions = { ...instance!.metadataOptions, ...definedOnly(changes) };
+    this.touch();
+    return instance!.metadataOptions;
+  }
+
   setSecurityGroups(id: string, groupIds: readonly string[]): void {
     const [instance] = this.requireAll([id]) as Mutable<Ec2Instance>[];
     for (const g of groupIds) this.groups.require(g);
@@ -239,6 +261,11 @@ export class InstanceStore {
     pull(this.byDns, instance.privateDnsName, instance);
     pull(this.byIp, instance.privateIpAddress, instance);
   }
+}
+
+function definedOnly<T extends object>(value: T | undefined): Partial<T> {
+  if (!value) return {};
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 function push(index: Map<string, Ec2Instance[]>, key: string, instance: Ec2Instance): void {

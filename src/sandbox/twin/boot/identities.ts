@@ -13,6 +13,8 @@ export interface TwinIdentities {
   readonly ccm: Identity;
   readonly node: Identity;
   readonly rancher: Identity;
+  /** The cluster owner Rancher's `<cluster>-kubeconfig` Secret authenticates as (RKE2 under Rancher). */
+  readonly clusterOwner: Identity;
 }
 
 function token(random: Random): string {
@@ -32,6 +34,13 @@ export function twinIdentities(random: Random): TwinIdentities {
     },
     node: { name: 'node', token: token(random), user: 'system:node:sandbox', groups: ['system:nodes'] },
     rancher: { name: 'rancher-admin', token: token(random), user: 'admin', groups: ['system:masters'] },
+    // Drawn last, so the identities above keep the tokens they had before it existed.
+    clusterOwner: {
+      name: 'cluster-owner',
+      token: token(random),
+      user: 'u-sandbox-owner',
+      groups: ['system:masters'],
+    },
   };
 }
 

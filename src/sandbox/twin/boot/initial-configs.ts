@@ -24,11 +24,12 @@ export function kubeadmInitialPods(
   agent: NodeAgent,
   version: DistroVersion,
   cloud: KubeletCloudProvider,
+  options: { readonly cloudRoutes?: boolean } = {},
 ): StaticPodConfig[] {
   if (agent.instance.role !== 'control-plane') return [];
   const files: [string, string][] = [
     ['kube-apiserver.yaml', kubeApiserverManifest(version, agent.instance, cloud)],
-    ['kube-controller-manager.yaml', kubeControllerManagerManifest(version, cloud)],
+    ['kube-controller-manager.yaml', kubeControllerManagerManifest(version, cloud, options)],
   ];
   return files.map(([name, text]) => {
     const parsed = parseStaticPodManifest(text, name);
@@ -72,7 +73,9 @@ export function initialConfigs(options: {
             instance: agent.instance,
             kubeletVersion: version.kubelet,
             kubeletFlags: flags,
-            staticPods: kubeadmInitialPods(agent, version, cloud),
+            staticPods: kubeadmInitialPods(agent, version, cloud, {
+              cloudRoutes: scenario.network.cloudRoutes,
+            }),
           }),
         );
       }

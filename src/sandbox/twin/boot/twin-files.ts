@@ -42,7 +42,11 @@ export function writeTwinFiles(options: {
   const kubeconfig = join(dir, 'kubeconfig');
   writeKubeconfig(kubeconfig, entries, clusterName);
   const awsEnv = join(dir, 'aws.env');
-  writeAwsEnv(awsEnv, awsEnvironment(options.aws));
+  writeAwsEnv(awsEnv, awsEnvironment(options.aws), [
+    "The sandbox's AWS account as its operator sees it: the admin key, every service at one endpoint.",
+    'This shell is on no instance, so instance metadata is off (no SDK waits for 169.254.169.254).',
+    "A node's own environment (its instance metadata endpoint and role): uproot sandbox env --node NAME",
+  ]);
   return {
     kubeconfig,
     awsEnv,

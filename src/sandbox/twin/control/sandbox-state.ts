@@ -21,9 +21,19 @@ export const sandboxStateSchema = z.object({
   urls: z.object({ kubernetes: z.string(), rancher: z.string().optional(), aws: z.string() }),
   control: z.object({ url: z.string(), token: z.string() }),
   timeScale: z.number(),
+  /** The AWS account's region (older files: absent). */
+  region: z.string().optional(),
+  /**
+   * Every node as it started: its name, its instance, and its instance metadata endpoint (the root of it
+   * is what 169.254.169.254 is on that instance). `uproot sandbox env --node NAME` reads it.
+   */
+  nodes: z
+    .array(z.object({ name: z.string(), instanceId: z.string(), imdsEndpoint: z.string() }))
+    .default([]),
 });
 
 export type SandboxState = z.infer<typeof sandboxStateSchema>;
+export type SandboxNode = z.infer<typeof sandboxStateSchema>['nodes'][number];
 
 export const SANDBOX_STATE_FILE = 'sandbox.json';
 

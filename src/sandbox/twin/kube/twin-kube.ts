@@ -23,6 +23,7 @@ export const R = {
   persistentvolumeclaims: 'v1/persistentvolumeclaims',
   leases: 'coordination.k8s.io/v1/leases',
   daemonsets: 'apps/v1/daemonsets',
+  jobs: 'batch/v1/jobs',
   roles: 'rbac.authorization.k8s.io/v1/roles',
   rolebindings: 'rbac.authorization.k8s.io/v1/rolebindings',
   clusterroles: 'rbac.authorization.k8s.io/v1/clusterroles',

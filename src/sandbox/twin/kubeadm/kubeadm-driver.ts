@@ -45,6 +45,7 @@ export function writeInitialKubeadmFiles(
   instance: InstanceLayout,
   version: DistroVersion,
   cloud: KubeletCloudProvider,
+  options: { readonly cloudRoutes?: boolean } = {},
 ): void {
   const manifests = join(nodeDir, MANIFESTS_DIR);
   mkdirSync(manifests, { recursive: true });
@@ -56,7 +57,7 @@ export function writeInitialKubeadmFiles(
     writeFileSync(join(manifests, 'kube-apiserver.yaml'), kubeApiserverManifest(version, instance, cloud));
     writeFileSync(
       join(manifests, 'kube-controller-manager.yaml'),
-      kubeControllerManagerManifest(version, cloud),
+      kubeControllerManagerManifest(version, cloud, options),
     );
   }
 }

@@ -77,6 +77,8 @@ function manifest(
 export function kubeControllerManagerManifest(
   version: DistroVersion,
   cloudProvider: KubeletCloudProvider,
+  /** Leave --configure-cloud-routes to its default (true): the KCM runs the route controller. */
+  options: { readonly cloudRoutes?: boolean } = {},
 ): string {
   const flags = [
     '--allocate-node-cidrs=true',
@@ -89,7 +91,7 @@ export function kubeControllerManagerManifest(
     '--cluster-name=kubernetes',
     '--cluster-signing-cert-file=/etc/kubernetes/pki/ca.crt',
     '--cluster-signing-key-file=/etc/kubernetes/pki/ca.key',
-    '--configure-cloud-routes=false',
+    ...(options.cloudRoutes ? [] : ['--configure-cloud-routes=false']),
     '--controllers=*,bootstrapsigner,tokencleaner',
     '--kubeconfig=/etc/kubernetes/controller-manager.conf',
     '--leader-elect=true',
@@ -147,6 +149,57 @@ export function kubeApiserverManifest(
       '250m',
     ),
   );
+}
+
+/** Where kubeadm stores its ClusterConfiguration, and under which key. */
+export const KUBEADM_CONFIG = {
+  namespace: 'kube-system',
+  name: 'kubeadm-config',
+  key: 'ClusterConfiguration',
+};
+
+/**
+ * kube-system/kubeadm-config as `kubeadm init` uploads it: the ClusterConfiguration (without component
+ * configs) that `kubeadm upgrade` reads back (kubernetes/kubernetes
+ * cmd/kubeadm/app/phases/uploadconfig/uploadconfig.go). Marshalled in kubeadm's default API version:
+ * v1beta3, whose extraArgs are a map, up to 1.30; v1beta4, whose extraArgs are a list of name/value pairs, from
+ * 1.31 (cmd/kubeadm/app/apis/kubeadm/v1beta4/doc.go). The flags are the manifests' own (kubeApiserverManifest,
+ * kubeControllerManagerManifest), as kubeadm wrote both from one configuration.
+ */
+export function kubeadmConfigMap(
+  version: DistroVersion,
+  cloudProvider: KubeletCloudProvider,
+): Record<string, unknown> {
+  const beta4 = atLeast(version.version, 1, 31);
+  const args = (map: Record<string, string>): unknown =>
+    beta4 ? Object.entries(map).map(([name, value]) => ({ name, value })) : map;
+  const cloud: Record<string, string> = cloudProvider ? { 'cloud-provider': cloudProvider } : {};
+  const apiServerCloud = atLeast(version.version, 1, 33) ? {} : cloud;
+  const configuration = {
+    apiServer: {
+      extraArgs: args({ 'authorization-mode': 'Node,RBAC', ...apiServerCloud }),
+      ...(beta4 ? {} : { timeoutForControlPlane: '4m0s' }),
+    },
+    apiVersion: `kubeadm.k8s.io/${beta4 ? 'v1beta4' : 'v1beta3'}`,
+    certificatesDir: '/etc/kubernetes/pki',
+    clusterName: 'kubernetes',
+    controllerManager: {
+      extraArgs: args({ ...cloud, 'configure-cloud-routes': 'false' }),
+    },
+    dns: {},
+    etcd: { local: { dataDir: '/var/lib/etcd' } },
+    imageRepository: 'registry.k8s.io',
+    kind: 'ClusterConfiguration',
+    kubernetesVersion: version.imageTag,
+    networking: { dnsDomain: 'cluster.local', podSubnet: '10.244.0.0/16', serviceSubnet: '10.96.0.0/12' },
+    scheduler: {},
+  };
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: KUBEADM_CONFIG.name, namespace: KUBEADM_CONFIG.namespace },
+    data: { [KUBEADM_CONFIG.key]: stringify(configuration) },
+  };
 }
 
 export function kubeletFlagsEnv(cloudProvider: KubeletCloudProvider): string {

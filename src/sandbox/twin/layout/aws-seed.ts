@@ -89,8 +89,11 @@ export function buildAwsSeed(scenario: Scenario, layout: ClusterLayout, ids: See
   const tag = clusterTagKey(layout.clusterId);
   const tagValue = scenario.aws.clusterTagValue;
   const missing = new Set(scenario.defects.clusterTagMissingOn);
-  const clusterTags = (kind: 'instances' | 'subnets' | 'security-groups'): Record<string, string> =>
-    missing.has(kind) ? {} : { [tag]: tagValue };
+  const extra = scenario.defects.extraInstanceClusterTag;
+  const clusterTags = (kind: 'instances' | 'subnets' | 'security-groups'): Record<string, string> => ({
+    ...(missing.has(kind) ? {} : { [tag]: tagValue }),
+    ...(kind === 'instances' && extra ? { [clusterTagKey(extra)]: 'owned' } : {}),
+  });
   const roles = instanceRoles(scenario);
   const cpMissing = new Set(scenario.iam.controlPlaneMissingActions);
   const workerMissing = new Set(scenario.iam.workerMissingActions);
@@ -175,7 +178,10 @@ export function buildAwsSeed(scenario: Scenario, layout: ClusterLayout, ids: See
       { name: roles.controlPlane.profile, roles: [roles.controlPlane.role] },
       { name: roles.worker.profile, roles: [roles.worker.role] },
     ],
-    instances: layout.instances.map((i) => instanceSeed(i, ids, nodeGroups, roles, clusterTags('instances'))),
+    instances: layout.instances.map((i) => ({
+      ...instanceSeed(i, ids, nodeGroups, roles, clusterTags('instances')),
+      metadataOptions: { ...scenario.aws.instanceMetadata },
+    })),
   };
 }
 

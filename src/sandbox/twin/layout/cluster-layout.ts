@@ -30,6 +30,8 @@ export interface InstanceLayout {
   readonly imdsHostname: string;
   /** IMDS `meta-data/local-hostname`. */
   readonly imdsLocalHostname: string;
+  /** True once the machine found that its metadata refuses token-less (IMDSv1) GETs (`HttpTokens: required`). */
+  readonly imdsV1Refused?: boolean;
   /** A stable per-machine name (RKE2's machine, RKE's node entry), independent of the node name. */
   readonly machineName: string;
 }

@@ -14,6 +14,11 @@ export interface ManagerLaunch {
   readonly nodeName: string;
   readonly instanceId: string;
   readonly role: NodeRole;
+  /**
+   * Set when the container runs on the pod network (`hostNetwork` false): the loopback address its
+   * connections come from (src/sandbox/aws/imds/imds-network.ts), one hop further from IMDS than the node.
+   */
+  readonly podNetworkAddress?: string;
   /** Every flag the container was started with (command after the binary, then args). */
   readonly args: readonly string[];
   readonly kubernetesVersion: KubernetesVersion;

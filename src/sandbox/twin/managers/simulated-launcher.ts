@@ -1,6 +1,7 @@
 import type { Clock, Random } from '../../../index.js';
 import type { LedgerEntry } from '../../../core/index.js';
-import type { AwsEmulator } from '../../aws/index.js';
+import { podNetworkAvailable, type AwsEmulator } from '../../aws/index.js';
+import { Ec2MetadataClient } from '../../cloud-controllers/ec2-metadata.js';
 import { startSimulatedManager } from '../../managers/index.js';
 import type { ManagerLauncher } from './manager-launcher.js';
 
@@ -24,7 +25,19 @@ export interface SimulatedLauncherOptions {
 
 export function simulatedManagerLauncher(options: SimulatedLauncherOptions): ManagerLauncher {
   return async (launch) => {
-    const { aws } = options;
+    const { aws, clock } = options;
+    // The node's own metadata endpoint, reached from the host network (static pods, hostNetwork pods) or
+    // from the pod network (one hop further: the token PUT's answer needs a hop limit of 2).
+    const endpoint = await aws.openInstanceImds(launch.instanceId);
+    const localAddress =
+      launch.podNetworkAddress && (await podNetworkAvailable()) ? launch.podNetworkAddress : undefined;
+    const instanceMetadata = (): Ec2MetadataClient =>
+      new Ec2MetadataClient({
+        endpoint,
+        clock,
+        network: aws.imdsNetwork,
+        ...(localAddress ? { localAddress } : {}),
+      });
     const manager = startSimulatedManager({
       component: launch.component,
       nodeName: launch.nodeName,
@@ -41,6 +54,7 @@ export function simulatedManagerLauncher(options: SimulatedLauncherOptions): Man
         endpoint: aws.url,
         region: aws.region,
         instanceId: launch.instanceId,
+        // Replaced by the role credentials from instanceMetadata whenever the manager talks to AWS.
         credentials: async () => {
           const c = aws.credentialsFor({ type: 'instance', instanceId: launch.instanceId });
           return {
@@ -50,6 +64,7 @@ export function simulatedManagerLauncher(options: SimulatedLauncherOptions): Man
           };
         },
       },
+      instanceMetadata,
       clock: options.clock,
       random: options.random,
       ledger: options.ledger,

@@ -38,6 +38,8 @@ export interface StaticPodConfig {
   readonly volumes: readonly HostPathVolume[];
   /** False for components that run as plain containers (RKE's docker containers): no mirror pod. */
   readonly mirror: boolean;
+  /** Files the distribution writes on the host for it, by path (RKE's /etc/kubernetes/cloud-config). */
+  readonly files?: Readonly<Record<string, string>>;
 }
 
 export interface NodeConfig {

@@ -1,4 +1,5 @@
 import type { Clock } from '../../../index.js';
+import { podNetworkAddress } from '../../aws/index.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { involvedObjectOf } from '../events/event-recorder.js';
 import { isRecord, metaOf, type KubeObject } from '../kube/kube-types.js';
@@ -62,6 +63,23 @@ function hostPathVolumes(pod: KubeObject, container: ContainerSpec): HostPathVol
       out.push({ name: mount.name, hostPath: volume.hostPath.path, mountPath: mount.mountPath });
   }
   return out;
+}
+
+/** A configMap volume mounted into a container: its files are the ConfigMap's keys (items not modelled). */
+interface ConfigMapMount {
+  readonly configMap: string;
+  readonly mountPath: string;
+}
+
+function configMapMounts(pod: KubeObject, container: ContainerSpec): ConfigMapMount[] {
+  const spec = isRecord(pod.spec) ? pod.spec : {};
+  const volumes = Array.isArray(spec.volumes)
+    ? (spec.volumes as { name?: string; configMap?: { name?: string } }[])
+    : [];
+  return (container.volumeMounts ?? []).flatMap((mount) => {
+    const name = volumes.find((v) => v.name === mount.name)?.configMap?.name;
+    return name ? [{ configMap: name, mountPath: mount.mountPath.replace(/\/$/, '') }] : [];
+  });
 }
 
 export class PodRunner {
@@ -239,9 +257,14 @@ export class PodRunner {
         nodeName,
         instanceId: agent.instance.instanceId,
         role: agent.instance.role,
+        ...(spec.hostNetwork === true ? {} : { podNetworkAddress: podNetworkAddress(agent.instance.index) }),
         args: [...(container.command ?? []).slice(1), ...(container.args ?? [])],
         kubernetesVersion: ccmVersionOf(container.image ?? ''),
-        readFile: agent.readFileFor(volumes),
+        readFile: this.readFileFor(
+          metaOf(pod).namespace ?? 'default',
+          configMapMounts(pod, container),
+          agent.readFileFor(volumes),
+        ),
         log: (line: string) => this.log(`${key}: ${line}`),
       };
       const supervisor = new ContainerSupervisor(this.clock, () => this.launcher(launch), {
@@ -311,6 +334,28 @@ export class PodRunner {
         identity: undefined,
       });
     }
+  }
+
+  /**
+   * A file under a configMap mount is the ConfigMap's key as it is when read (the kubelet projects the keys
+   * as files, kubernetes/kubernetes pkg/volume/configmap); a missing ConfigMap or key reads as ENOENT.
+   * Other paths go to the node's hostPath volumes.
+   */
+  private readFileFor(
+    namespace: string,
+    mounts: readonly ConfigMapMount[],
+    hostPath: (path: string) => Promise<string>,
+  ): (path: string) => Promise<string> {
+    return (path) => {
+      const mount = mounts.find((m) => path.startsWith(`${m.mountPath}/`));
+      if (!mount) return hostPath(path);
+      const data = this.kube.get(R.configmaps, namespace, mount.configMap)?.data;
+      const value = isRecord(data) ? data[path.slice(mount.mountPath.length + 1)] : undefined;
+      if (typeof value === 'string') return Promise.resolve(value);
+      return Promise.reject(
+        Object.assign(new Error(`open ${path}: no such file or directory`), { code: 'ENOENT' }),
+      );
+    };
   }
 
   private writeStatus(key: string): void {

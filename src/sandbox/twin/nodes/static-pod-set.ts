@@ -172,7 +172,7 @@ export class StaticPodSet {
         component === 'cloud-controller-manager'
           ? ccmVersionOf(pod.image)
           : kubeVersionOf(pod.image, this.deps.kubeVersion()),
-      readFile: this.deps.readFileFor(pod.volumes),
+      readFile: withHostFiles(pod.files, this.deps.readFileFor(pod.volumes)),
       log,
     };
     return () => this.deps.launcher(launch);
@@ -233,4 +233,15 @@ function kubeVersionOf(image: string, kubelet: string | undefined): KubernetesVe
   } catch {
     return parseKubernetesVersion('v1.26.0', 'version');
   }
+}
+
+/** The host files the distribution wrote for the component first, then its hostPath volumes. */
+function withHostFiles(
+  files: Readonly<Record<string, string>> | undefined,
+  read: (path: string) => Promise<string>,
+): (path: string) => Promise<string> {
+  return (path) => {
+    const text = files?.[path];
+    return text === undefined ? read(path) : Promise.resolve(text);
+  };
 }

@@ -4,7 +4,15 @@ import type { Scenario } from '../../scenarios/index.js';
 import type { ClusterLayout, InstanceLayout } from '../layout/cluster-layout.js';
 import type { DistroVersion } from '../layout/versions.js';
 import { isRecord } from '../kube/kube-types.js';
-import { extraArgs, rkeConfigOf, rkeEffectiveSettings, type RkeService } from '../../../core/index.js';
+import {
+  renderAwsCloudConfig,
+  rkeAwsCloudProviderConfig,
+  rkeAwsCloudProviderYaml,
+  extraArgs,
+  rkeConfigOf,
+  rkeEffectiveSettings,
+  type RkeService,
+} from '../../../core/index.js';
 
 /**
  * RKE's `cluster.yml` (or Rancher's `rancher_kubernetes_engine_config` form): the parts the twin acts on —
@@ -25,6 +33,11 @@ export interface RkeClusterConfig {
   /** `aws`, `external-aws`, `external` or empty. */
   readonly cloudProviderName: string;
   readonly useInstanceMetadataHostname: boolean;
+  /**
+   * /etc/kubernetes/cloud-config as RKE renders cloud_provider.awsCloudProvider (rancher/rke
+   * cloudprovider/aws/aws.go GenerateCloudConfigFile), when the block is set.
+   */
+  readonly cloudConfig: string | undefined;
   readonly extraArgs: Readonly<
     Record<'kube-api' | 'kube-controller' | 'kubelet', Readonly<Record<string, string>>>
   >;
@@ -89,12 +102,20 @@ export function parseRkeClusterYaml(text: string, file: string): RkeClusterConfi
     kubernetesVersion: typeof root.kubernetes_version === 'string' ? root.kubernetes_version : undefined,
     cloudProviderName: settings.cloudProviderName ?? '',
     useInstanceMetadataHostname: settings.useInstanceMetadataHostname,
+    cloudConfig: settings.awsCloudConfig ? renderRkeCloudConfig(raw) : undefined,
     extraArgs: {
       'kube-api': extra('kube-api'),
       'kube-controller': extra('kube-controller'),
       kubelet: extra('kubelet'),
     },
   };
+}
+
+function renderRkeCloudConfig(raw: unknown): string {
+  const provider = rkeConfigOf(raw).cloud_provider;
+  return renderAwsCloudConfig(
+    rkeAwsCloudProviderConfig(isRecord(provider) ? provider.awsCloudProvider : undefined),
+  );
 }
 
 /** The cluster.yml the twin starts from (written to DIR/cluster.yml). */
@@ -118,7 +139,12 @@ export function initialClusterYaml(
       user: 'ubuntu',
       role: rkeRoles(i.roles),
     })),
-    cloud_provider: { name: scenario.cloudProvider === 'in-tree' ? 'aws' : 'external-aws' },
+    cloud_provider: {
+      name: scenario.cloudProvider === 'in-tree' ? 'aws' : 'external-aws',
+      ...(scenario.cloudConfig
+        ? { awsCloudProvider: rkeAwsCloudProviderYaml(scenario.cloudConfig.global) }
+        : {}),
+    },
     services: {
       'kube-api': { extra_args: {} },
       'kube-controller': { extra_args: {} },

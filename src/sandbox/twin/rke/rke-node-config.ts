@@ -33,6 +33,8 @@ export function rkeHostTaints(roles: readonly string[]): Taint[] {
   ];
 }
 
+const RKE_CLOUD_CONFIG = '/etc/kubernetes/cloud-config';
+
 function providerFlag(name: string): KubeletCloudProvider {
   if (name === 'aws') return 'aws';
   if (name === 'external-aws' || name === 'external') return 'external';
@@ -55,7 +57,14 @@ export function rkeNodeConfig(
     provider === 'external' && cluster.useInstanceMetadataHostname
       ? instance.imdsHostname
       : (entry.hostnameOverride ?? entry.address);
-  const cloud: Record<string, string> = provider ? { 'cloud-provider': provider } : {};
+  // RKE deploys /etc/kubernetes/cloud-config to every node and passes --cloud-config (rancher/rke
+  // cluster/hosts.go deployFile, cluster/plan.go); the twin does so when awsCloudProvider is set.
+  const cloudConfigFile = cluster.cloudConfig === undefined ? undefined : RKE_CLOUD_CONFIG;
+  const cloud: Record<string, string> = {
+    ...(provider ? { 'cloud-provider': provider } : {}),
+    ...(provider && cloudConfigFile ? { 'cloud-config': cloudConfigFile } : {}),
+  };
+  const files = cloudConfigFile ? { [cloudConfigFile]: cluster.cloudConfig ?? '' } : undefined;
   const kubeletArgs = withExtra(
     {
       'hostname-override': hostnameOverride,
@@ -98,6 +107,7 @@ export function rkeNodeConfig(
         ),
         volumes: [],
         mirror: false,
+        ...(files ? { files } : {}),
       },
       {
         component: 'kube-controller-manager',
@@ -119,6 +129,7 @@ export function rkeNodeConfig(
         ),
         volumes: [],
         mirror: false,
+        ...(files ? { files } : {}),
       },
     );
   }

@@ -30,6 +30,9 @@ export interface RkeUpOptions {
   readonly log: (line: string) => void;
 }
 
+/** The RKE release the twin's `rke up` plays (its log's first line, and `rke --version`). */
+export const TWIN_RKE_VERSION = 'v1.5.10';
+
 export class RkeUp {
   private running = false;
   private version: DistroVersion | undefined;
@@ -129,7 +132,7 @@ export class RkeUp {
     }
     this.running = true;
     try {
-      say('INFO', 'Running RKE version: v1.5.10 (uproot sandbox)');
+      say('INFO', `Running RKE version: ${TWIN_RKE_VERSION} (uproot sandbox)`);
       say('INFO', 'Initiating Kubernetes cluster');
       let plan: ReturnType<RkeUp['plan']>;
       try {

@@ -7,6 +7,7 @@ import {
   rke2ApiserverGetsCloudProvider,
   rke2ComponentProvider,
   rke2EffectiveConfig,
+  rke2NodeNameUsesImdsV2,
   rke2RunsBuiltInCloudController,
 } from '../../../core/index.js';
 import { rke2CloudProviderImage } from '../components/rke2-cloud-controller.js';
@@ -22,7 +23,8 @@ function configFlag(value: unknown): boolean {
  * RKE2 turning a machine's configuration into component flags, by version (pkg/rke2/rke2_linux.go,
  * pkg/podexecutor/staticpod.go, later pkg/executor/staticpod/staticpod.go):
  * - `cloud-provider-name: aws` passes `--cloud-provider=aws` to the kubelet, KCM and apiserver and, unless
- *   `node-name` is set, names the node after instance metadata's `local-hostname`. From v1.29.11, v1.30.7,
+ *   `node-name` is set, names the node after instance metadata's `local-hostname` (before v1.29.11 read with a
+ *   token-less IMDSv1 GET, falling back to `hostname -f` when that fails; rke2NodeNameUsesImdsV2). From v1.29.11, v1.30.7,
  *   v1.31.3 and v1.32.0 (rancher/rke2#7336, "Move AWS hostname support behind new flag") `aws` only names the
  *   node: no component gets a cloud provider.
  * - Any other name (`external`) passes `--cloud-provider=<name>` to the kubelet and KCM, and to the apiserver
@@ -126,7 +128,7 @@ export function rke2NodeConfig(input: Rke2NodeInput): NodeConfig {
   const explicitName =
     typeof config['node-name'] === 'string' && config['node-name'] ? config['node-name'] : undefined;
   const nodeName =
-    explicitName ?? (configuredName === 'aws' ? instance.imdsLocalHostname : instance.hostname);
+    explicitName ?? (configuredName === 'aws' ? metadataName(instance, version) : instance.hostname);
   const baseKubelet: string[] = [
     `--hostname-override=${nodeName}`,
     `--node-ip=${instance.privateIp}`,
@@ -158,6 +160,15 @@ export function rke2NodeConfig(input: Rke2NodeInput): NodeConfig {
       'cluster.x-k8s.io/machine': instance.machineName,
     },
   };
+}
+
+/**
+ * RKE2's hostnameFromMetadataEndpoint: `local-hostname`, over IMDSv2 from v1.29.11 on; before that a plain
+ * GET, whose 401 on tokens-required instances leaves `hostname -f` (pkg/rke2/rke2_linux.go, rancher/rke2#7343).
+ */
+function metadataName(instance: InstanceLayout, version: DistroVersion): string {
+  if (rke2NodeNameUsesImdsV2(version.version) || !instance.imdsV1Refused) return instance.imdsLocalHostname;
+  return instance.hostname;
 }
 
 function flagOf(flags: readonly string[], name: string): string | undefined {

@@ -17,11 +17,19 @@ import { cordon, uncordon } from '../nodes/cordon.js';
 import { probeFailures } from '../components/probes.js';
 
 /**
- * Rancher's RKE2 planner, simulated: it watches the provisioning Cluster in the management API, applies
- * `spec.rkeConfig.additionalManifest` to the downstream cluster, computes every machine's plan
- * (machineGlobalConfig + matching machineSelectorConfig → component flags, `spec.kubernetesVersion`), and
- * rolls changed plans out one control-plane node at a time (cordon, restart what changed, uncordon, wait the
- * configured delay), then workers. The Cluster's status tracks it (see provisioning-cluster.ts).
+ * Rancher's RKE2 planner, simulated: it watches the provisioning Cluster in the management API, computes
+ * every machine's plan (machineGlobalConfig + matching machineSelectorConfig → component flags,
+ * `spec.kubernetesVersion`; on control-plane machines also `spec.rkeConfig.additionalManifest` as the file
+ * addons.yaml), and rolls changed plans out one control-plane node at a time (cordon, restart what changed,
+ * uncordon, wait the configured delay), then workers. The Cluster's status tracks it (see
+ * provisioning-cluster.ts).
+ *
+ * addons.yaml is a plan file Rancher does not mark Minor (rancher/rancher pkg/capr/planner/manifests.go
+ * getAddons), so changing additionalManifest is a plan change the planner rolls through the control-plane
+ * tier machine by machine (planner.go: minorPlanChangeDetected false → the concurrency-limited path); the file
+ * is Dynamic, left out of the restart stamp and the drain hash (config.go restartStamp, drainHash), so those
+ * machines neither restart nor drain. rke2's deploy controller applies the manifest once the first server
+ * has the new file.
  */
 
 export interface Rke2PlannerOptions {
@@ -41,6 +49,8 @@ export class Rke2Planner {
   private readonly queue: WorkQueue<string>;
   private unsubscribe: (() => void) | undefined;
   private appliedManifest: string | undefined;
+  /** The additionalManifest in each control-plane machine's plan (its addons.yaml). */
+  private readonly addons = new Map<NodeAgent, string>();
   private stopped = false;
 
   constructor(private readonly options: Rke2PlannerOptions) {
@@ -129,13 +139,19 @@ export class Rke2Planner {
         );
         return;
       }
-      this.applyAdditionalManifest(
-        cluster,
-        typeof rkeConfig.additionalManifest === 'string' ? rkeConfig.additionalManifest : '',
-      );
+      const manifest = typeof rkeConfig.additionalManifest === 'string' ? rkeConfig.additionalManifest : '';
+      const servers = this.options.fleet.all().filter((a) => hasRole(a.instance, 'control-plane'));
+      // The machines were provisioned with the manifest the Cluster had at boot; without a control-plane
+      // machine to carry it, nothing rolls it out and it is applied as is.
+      if (this.appliedManifest === undefined || servers.length === 0) {
+        this.applyAdditionalManifest(cluster, manifest);
+        for (const agent of servers) if (!this.addons.has(agent)) this.addons.set(agent, manifest);
+      }
       const desired = this.desiredConfigs(cluster);
       const pending = [...desired].filter(
-        ([agent, config]) => configKey(agent.runningConfig) !== configKey(config),
+        ([agent, config]) =>
+          configKey(agent.runningConfig) !== configKey(config) ||
+          (hasRole(agent.instance, 'control-plane') && this.addons.get(agent) !== manifest),
       );
       // A node whose plan is in but whose probes fail holds the rollout (Rancher waits for it, forever).
       const stuck = [...desired].find(
@@ -162,8 +178,10 @@ export class Rke2Planner {
             : ['worker', pending.slice(0, workerConcurrency(rkeConfig, pending.length))];
       const names = batch.map(([agent]) => agent.instance.machineName).join(',');
       this.writeStatus((p, g, n) => reconcilingStatus(p, g, n, `configuring ${kind} node(s) ${names}`));
-      log(`rke2 planner: configuring ${kind} node(s) ${names}`);
-      await Promise.all(batch.map(([agent, config]) => this.rollNode(agent, config)));
+      log(
+        `rke2 planner: generation ${metaOf(cluster).generation ?? 1}: configuring ${kind} node(s) ${names}`,
+      );
+      await Promise.all(batch.map(([agent, config]) => this.rollNode(cluster, agent, config, manifest)));
       const failed = batch.find(([agent]) => probeFailures(agent).length > 0);
       if (failed) {
         this.reportProbes(failed[0]);
@@ -191,8 +209,23 @@ export class Rke2Planner {
     );
   }
 
-  private async rollNode(agent: NodeAgent, config: NodeConfig): Promise<void> {
+  private async rollNode(
+    cluster: KubeObject,
+    agent: NodeAgent,
+    config: NodeConfig,
+    manifest: string,
+  ): Promise<void> {
     const { downstream } = this.options;
+    if (hasRole(agent.instance, 'control-plane') && this.addons.get(agent) !== manifest) {
+      this.addons.set(agent, manifest);
+      this.applyAdditionalManifest(cluster, manifest);
+      if (configKey(agent.runningConfig) === configKey(config)) {
+        // Only addons.yaml changed: the system-agent writes it; no drain, no restart.
+        this.options.log(`rke2 planner: ${agent.instance.machineName} applied (addons.yaml only)`);
+        await this.options.clock.sleep(PROBE_DELAY_MS);
+        return;
+      }
+    }
     const before = agent.nodeName;
     if (before) cordon(downstream, before);
     const result = await agent.apply(config);

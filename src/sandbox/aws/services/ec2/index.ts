@@ -3,6 +3,7 @@ import type { ServiceDefinition } from '../service-types.js';
 import { dhcpOptionsActions } from './dhcp-options.js';
 import { instanceActions } from './instances.js';
 import { instanceTopologyActions } from './instance-topology.js';
+import { metadataOptionsActions } from './metadata-options.js';
 import { networkActions } from './network.js';
 import { routeTableActions } from './route-tables.js';
 import { securityGroupActions } from './security-groups.js';
@@ -20,6 +21,7 @@ export const ec2Service: ServiceDefinition = {
   actions: {
     ...instanceActions,
     ...instanceTopologyActions,
+    ...metadataOptionsActions,
     ...networkActions,
     ...routeTableActions,
     ...dhcpOptionsActions,

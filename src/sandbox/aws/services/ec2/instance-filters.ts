@@ -44,6 +44,10 @@ function buildSchema(state: AwsState): FilterSchema<Ec2Instance> {
       'group-name': groupNames,
       'network-interface.mac-address': (i) => i.macAddress,
       'network-interface.network-interface-id': (i) => i.networkInterfaceId,
+      'metadata-options.http-tokens': (i) => i.metadataOptions.httpTokens,
+      'metadata-options.http-put-response-hop-limit': (i) =>
+        String(i.metadataOptions.httpPutResponseHopLimit),
+      'metadata-options.http-endpoint': (i) => i.metadataOptions.httpEndpoint,
       architecture: () => 'x86_64',
       hypervisor: () => 'xen',
       'virtualization-type': () => 'hvm',

@@ -1,6 +1,6 @@
 import { escapeXml } from '../../protocol/xml.js';
 import type { AwsState } from '../../state/aws-state.js';
-import { instanceStateCodes, type Ec2Instance } from '../../state/ec2-types.js';
+import { instanceStateCodes, type Ec2Instance, type InstanceMetadataOptions } from '../../state/ec2-types.js';
 import { publicDnsNameFor } from '../../state/ipv4.js';
 import type { InstanceStateName } from '../../seed/seed-schema.js';
 import { tagSetXml } from './ec2-common.js';
@@ -73,10 +73,23 @@ function renderInstance(state: AwsState, i: Ec2Instance, shownState: InstanceSta
     `<architecture>x86_64</architecture><rootDeviceType>ebs</rootDeviceType><rootDeviceName>/dev/xvda</rootDeviceName>` +
     `<blockDeviceMapping/><virtualizationType>hvm</virtualizationType>${tagSetXml(i.tags)}` +
     `<hypervisor>xen</hypervisor>${eni}${profile}<ebsOptimized>false</ebsOptimized><enaSupport>true</enaSupport>` +
-    `<metadataOptions><state>applied</state><httpTokens>required</httpTokens><httpPutResponseHopLimit>2</httpPutResponseHopLimit><httpEndpoint>enabled</httpEndpoint><httpProtocolIpv6>disabled</httpProtocolIpv6><instanceMetadataTags>disabled</instanceMetadataTags></metadataOptions>` +
+    `<metadataOptions>${metadataOptionsXml(i.metadataOptions, 'applied')}</metadataOptions>` +
     `<privateDnsNameOptions><hostnameType>${hostnameType}</hostnameType><enableResourceNameDnsARecord>false</enableResourceNameDnsARecord><enableResourceNameDnsAAAARecord>false</enableResourceNameDnsAAAARecord></privateDnsNameOptions>` +
     `<platformDetails>Linux/UNIX</platformDetails><usageOperation>RunInstances</usageOperation>` +
     `<bootMode>uefi-preferred</bootMode><currentInstanceBootMode>legacy-bios</currentInstanceBootMode></item>`
+  );
+}
+
+/**
+ * The fields of an InstanceMetadataOptionsResponse (`metadataOptions` in DescribeInstances,
+ * `instanceMetadataOptions` in ModifyInstanceMetadataOptions), in the SDK schema's order.
+ */
+export function metadataOptionsXml(options: InstanceMetadataOptions, state: 'pending' | 'applied'): string {
+  return (
+    `<state>${state}</state><httpTokens>${options.httpTokens}</httpTokens>` +
+    `<httpPutResponseHopLimit>${options.httpPutResponseHopLimit}</httpPutResponseHopLimit>` +
+    `<httpEndpoint>${options.httpEndpoint}</httpEndpoint><httpProtocolIpv6>disabled</httpProtocolIpv6>` +
+    '<instanceMetadataTags>disabled</instanceMetadataTags>'
   );
 }
 

@@ -17,6 +17,7 @@ import type { ActionContext, ActionTable } from '../service-types.js';
 import { ec2Arn, invalidFilter, invalidNextToken, maxResults, tagSpecifications } from './ec2-common.js';
 import { instanceFilterSchema } from './instance-filters.js';
 import { reservationSetXml } from './instance-xml.js';
+import { readMetadataOptions } from './metadata-options.js';
 
 const INDEXED_FILTERS = ['instance-id', 'private-dns-name', 'private-ip-address'] as const;
 
@@ -110,6 +111,7 @@ function runInstances({ state, input }: ActionContext): string {
   });
   const allGroups = [...groupIds, ...namedGroups];
   const tags = tagSpecifications(input, 'instance');
+  const metadataOptions = readMetadataOptions(input, 'MetadataOptions.');
   const specs = Array.from({ length: max }, () => ({
     subnetId,
     availabilityZone: zone,
@@ -119,6 +121,7 @@ function runInstances({ state, input }: ActionContext): string {
     securityGroupIds: allGroups.length > 0 ? allGroups : undefined,
     iamInstanceProfile: profileName,
     keyName: input.string('KeyName'),
+    metadataOptions,
     tags,
   }));
   const { instances } = state.runInstances(specs);

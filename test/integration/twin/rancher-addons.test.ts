@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { VirtualClock } from '../../../src/clock/index.js';
+import type { Twin } from '../../../src/sandbox/twin/index.js';
+import { helmChartManifest, seedCcmValues, withRancherRke2Tolerations } from './seed-manifests.js';
+import {
+  advanceUntil,
+  clusterRolledOut,
+  patchRancherCluster,
+  startHarness,
+  type TwinHarness,
+} from './support.js';
+
+/**
+ * Rancher writes spec.rkeConfig.additionalManifest to the servers as addons.yaml, a plan file it does not mark
+ * Minor (rancher/rancher pkg/capr/planner/manifests.go getAddons): a change is rolled through the control-plane
+ * tier one machine at a time (planner.go, minorPlanChangeDetected), and, the file being Dynamic (left out of
+ * config.go's restartStamp and drainHash), nothing restarts or drains. The manifest takes effect once the first
+ * server has it.
+ */
+function restarts(twin: Twin): number {
+  return twin.nodes
+    .all()
+    .flatMap((a) => a.managers())
+    .reduce((n, m) => n + m.restarts, 0);
+}
+
+describe('the twin\u2019s Rancher and additionalManifest', () => {
+  let harness: TwinHarness | undefined;
+  afterEach(async () => {
+    await harness?.close();
+    harness = undefined;
+  });
+
+  it('rolls a changed additionalManifest through the servers one by one, restarting and cordoning nothing', async () => {
+    const clock = new VirtualClock();
+    harness = await startHarness('rke2-intree', clock, { nodes: 4 });
+    const h = harness;
+    const { twin } = h;
+    await clock.advanceBy(30_000);
+    expect(clusterRolledOut(twin)).toBe(true);
+    const before = restarts(twin);
+    const chart = helmChartManifest(
+      withRancherRke2Tolerations(seedCcmValues({ roleLabel: 'control-plane', leaderMigration: true })),
+    );
+    expect((await patchRancherCluster(h, { rkeConfig: { additionalManifest: chart } })).code).toBe(0);
+    const started = clock.now();
+    await clock.advanceBy(1_000);
+    // Rolling: the first server has the file (the chart is installed), the others wait their turn.
+    expect(clusterRolledOut(twin)).toBe(false);
+    expect(
+      twin.kube.get('helm.cattle.io/v1/helmcharts', 'kube-system', 'aws-cloud-controller-manager'),
+    ).toBeDefined();
+    await advanceUntil(clock, () => clusterRolledOut(twin), { stepMs: 1_000 });
+    const servers = twin.nodes.all().filter((a) => a.instance.role === 'control-plane');
+    const rolled = h.logs.filter((l) =>
+      /rke2 planner: generation 2: configuring (etcd|control plane) node/.test(l),
+    );
+    expect(rolled).toHaveLength(servers.length);
+    expect(h.logs.filter((l) => l.includes('applied (addons.yaml only)'))).toHaveLength(servers.length);
+    expect(h.logs.some((l) => /generation 2: configuring worker/.test(l))).toBe(false);
+    // One machine at a time, each with the rollout delay after it.
+    expect(clock.now() - started).toBeGreaterThanOrEqual(
+      servers.length * twin.scenario.timings.rolloutNodeDelaySeconds * 1000,
+    );
+    expect(restarts(twin)).toBe(before);
+    const cordoned = twin.downstream.store
+      .list('v1/nodes')
+      .items.filter((n) => (n.spec as { unschedulable?: boolean } | undefined)?.unschedulable);
+    expect(cordoned).toEqual([]);
+  }, 60_000);
+});
