@@ -73,10 +73,12 @@ export class AwsApi {
   readonly elbv2: ElasticLoadBalancingV2Client;
   readonly region: string;
   private readonly clock: Clock;
+  private readonly provider: (() => Promise<unknown>) | undefined;
 
   constructor(endpoint: AwsEndpoint, clock: Clock) {
     this.region = endpoint.region ?? 'us-east-1';
     const credentials = endpoint.credentials;
+    this.provider = typeof credentials === 'function' ? credentials : undefined;
     const config = {
       region: this.region,
       endpoint: endpoint.endpoint,
@@ -92,6 +94,10 @@ export class AwsApi {
   /** Sends through any of the three clients, tracked on the clock; errors become AwsCallError. */
   async send<T>(call: () => Promise<T>): Promise<T> {
     try {
+      // Credentials first, outside the tracked call: the instance role's come from IMDS through a client that
+      // tracks its own exchanges and waits out a lost answer's timeout on the clock, which a virtual clock
+      // held still by an enclosing tracked call would never reach. The call then finds them cached.
+      if (this.provider) await this.provider();
       return await this.clock.track(call());
     } catch (error) {
       throw toAwsCallError(error);
