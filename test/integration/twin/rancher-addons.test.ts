@@ -53,7 +53,7 @@ describe('the twin\u2019s Rancher and additionalManifest', () => {
     await advanceUntil(clock, () => clusterRolledOut(twin), { stepMs: 1_000 });
     const servers = twin.nodes.all().filter((a) => a.instance.role === 'control-plane');
     const rolled = h.logs.filter((l) =>
-      /rke2 planner: generation 2: configuring (etcd|control plane) node/.test(l),
+      /rke2 planner: generation 2: configuring (bootstrap|etcd|control plane) node/.test(l),
     );
     expect(rolled).toHaveLength(servers.length);
     expect(h.logs.filter((l) => l.includes('applied (addons.yaml only)'))).toHaveLength(servers.length);
