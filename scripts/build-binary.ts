@@ -1,6 +1,6 @@
 /**
  * `npm run build:binary [-- --arch x64|arm64|all]`: uproot as one file, `dist/bin/kubectl-uproot-linux-<arch>`
- * (docs/decisions/0007-node-lines-and-single-executable.md).
+ * (docs/decisions/0010-node-lines-and-single-executable.md).
  *
  * 1. esbuild bundles the CLI (src/cli/main.ts) into one CommonJS script, the form a single executable's main
  *    script takes. Each command module stays behind its `import()` (esbuild wraps it in a function that runs

@@ -1,6 +1,6 @@
 /**
  * The Node.js lines uproot is tested on, and the official Node binaries CI, the benchmarks and the
- * single-executable build run or embed (docs/decisions/0007-node-lines-and-single-executable.md). The
+ * single-executable build run or embed (docs/decisions/0010-node-lines-and-single-executable.md). The
  * one place their versions are pinned.
  *
  * The binaries come from the npm registry's `node-linux-<arch>` packages (the official release binaries,

@@ -1,6 +1,6 @@
 /**
  * Rewrites the sandbox's deep imports of the library into its public entry points, the only modules a
- * sandbox file may import from outside src/sandbox (eslint.config.js, docs/decisions/0009-one-home-per-concept.md):
+ * sandbox file may import from outside src/sandbox (eslint.config.js, docs/decisions/0018-one-home-per-concept.md):
  *
  *   src/index.ts (uproot), src/core/index.ts (uproot/core), src/election/index.ts (uproot/election),
  *   src/election/testing.ts (uproot/election/testing)

@@ -1,6 +1,6 @@
 /**
  * Which Node.js release lines are maintained, for the one-line notice uproot prints on an end-of-life line
- * (docs/decisions/0007-node-lines-and-single-executable.md). Dates from the Node.js release schedule,
+ * (docs/decisions/0010-node-lines-and-single-executable.md). Dates from the Node.js release schedule,
  * nodejs/Release schedule.json (commit e4bf922, July 2026): `lts` is when a line became LTS, `end` its end
  * of life.
  */

@@ -5,7 +5,7 @@
  * aws-cloud-controller-manager (releases, defects, its chart), taints and tolerations, the cloud provider's
  * IAM actions, and how RKE and RKE2 resolve a cluster definition into component flags.
  *
- * The surface is checked by an API report (etc/uproot-core.api.md); see docs/decisions/0009-one-home-per-concept.md.
+ * The surface is checked by an API report (etc/uproot-core.api.md); see docs/decisions/0018-one-home-per-concept.md.
  */
 
 // Kubernetes versions, and what a version removed

@@ -84,7 +84,7 @@ describe('ebs-storage', () => {
     const fix = r.status === 'warn' ? r.fixes[0] : undefined;
     expect(fix?.type).toBe('manual');
     expect(fix?.description).toMatch(
-      /downtime for the workload.*docs\/decisions\/0009-intree-pvs-stay-manual\.md/,
+      /downtime for the workload.*docs\/decisions\/0016-intree-pvs-stay-manual\.md/,
     );
     expect(fix?.type === 'manual' && fix.steps).toEqual([
       'kubectl get pv data-0 -o yaml > data-0.yaml; kubectl -n shop get pvc data-web-0 -o yaml > data-web-0.yaml   (backups; keep them)',

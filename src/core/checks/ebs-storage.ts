@@ -101,7 +101,7 @@ export function checkEbsStorage(ctx: CheckContext): CheckResult {
  * (ValidatePersistentVolumeUpdate: "spec.persistentvolumesource is immutable after creation"), and a bound PV
  * cannot be deleted (pv-protection), so claim and volume are recreated around the retained EBS volume, with
  * the fields csi-translation-lib maps (kubernetes/kubernetes staging/src/k8s.io/csi-translation-lib/plugins/
- * aws_ebs.go TranslateInTreePVToCSI). uproot does not automate it: docs/decisions/0009-intree-pvs-stay-manual.md.
+ * aws_ebs.go TranslateInTreePVToCSI). uproot does not automate it: docs/decisions/0016-intree-pvs-stay-manual.md.
  */
 function rewriteAsCsiFix(pvs: readonly PersistentVolumeFacts[]): Fix {
   const pv = pvs[0]!;
@@ -110,7 +110,7 @@ function rewriteAsCsiFix(pvs: readonly PersistentVolumeFacts[]): Fix {
   const volume = pv.volumeID?.split('/').pop() ?? '<vol-id>';
   return {
     type: 'manual',
-    description: `optional, after the migration and with downtime for the workload: rewrite ${pvs.length === 1 ? `PersistentVolume ${pv.name}` : `the ${pvs.length} in-tree PersistentVolumes`} as CSI volumes (driver ${EBS_CSI_DRIVER}) keeping the EBS volume; shown for ${pv.name}, repeat per volume. Not needed for the volumes to keep working (CSI migration serves them); uproot leaves it manual (docs/decisions/0009-intree-pvs-stay-manual.md)`,
+    description: `optional, after the migration and with downtime for the workload: rewrite ${pvs.length === 1 ? `PersistentVolume ${pv.name}` : `the ${pvs.length} in-tree PersistentVolumes`} as CSI volumes (driver ${EBS_CSI_DRIVER}) keeping the EBS volume; shown for ${pv.name}, repeat per volume. Not needed for the volumes to keep working (CSI migration serves them); uproot leaves it manual (docs/decisions/0016-intree-pvs-stay-manual.md)`,
     steps: [
       `kubectl get pv ${pv.name} -o yaml > ${pv.name}.yaml; kubectl -n ${ns} get pvc ${pvc} -o yaml > ${pvc}.yaml   (backups; keep them)`,
       `kubectl patch pv ${pv.name} -p '{"spec":{"persistentVolumeReclaimPolicy":"Retain"}}', then check \`kubectl get pv ${pv.name} -o jsonpath={.spec.persistentVolumeReclaimPolicy}\` prints Retain: with Delete, deleting the claim deletes the EBS volume`,

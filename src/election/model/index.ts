@@ -2,7 +2,7 @@
  * What election computes with, as plain data and pure functions: Kubernetes versions, the controller names a
  * manager of a version keys its controllers by, the LeaderMigrationConfiguration a manager executes (its
  * types, the version's default, upstream's validation and the controller filter), and the outside view of a
- * lease. It imports nothing but src/errors; src/core builds on it (docs/decisions/0009-one-home-per-concept.md).
+ * lease. It imports nothing but src/errors; src/core builds on it (docs/decisions/0018-one-home-per-concept.md).
  */
 export {
   atLeast,

@@ -4,7 +4,7 @@
  * - static pod manifests: the image and flags of one container, edited in place (the machine's other
  *   settings, such as --advertise-address, are its own); the kubelet restarts the pod;
  * - the kubelet: KUBELET_KUBEADM_ARGS in the flags file and the installed package (`usr/bin/kubelet`, see
- *   docs/decisions/0007-twin-versions.md), then one `systemctl restart kubelet`;
+ *   docs/decisions/0012-twin-versions.md), then one `systemctl restart kubelet`;
  * - kubeadm's stored ClusterConfiguration (`kubectl -n kube-system edit configmap kubeadm-config`).
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -8,7 +8,7 @@ export interface TwinStatus {
   readonly scenario: string;
   readonly distribution: string;
   readonly kubernetesVersion: string;
-  /** What `/version` reports now (decision 0007). */
+  /** What `/version` reports now (decision 0012). */
   readonly apiServerVersion: string;
   readonly time: string;
   readonly nodes: {

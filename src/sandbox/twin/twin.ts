@@ -129,7 +129,7 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
 
   try {
     // API servers and what their clusters hold before anything runs. `/version` follows the kube-apiserver
-    // instances as they roll (decision 0007); until the machines exist it is the scenario's version.
+    // instances as they roll (decision 0012); until the machines exist it is the scenario's version.
     let serving = (): string => version.kubelet;
     let lastSpec = { gitVersion: version.kubelet };
     const downstream = await startKubeApiServer({

@@ -219,7 +219,7 @@ describe('components refuse what their version removed', () => {
       clusterName: 'demo',
       cloudProvider: 'external' as const,
       nodes: { controlPlane: 1, workers: 1 },
-      // Seed 004's values plus the tolerations Rancher's role taints need (decision 0007, role taints).
+      // Seed 004's values plus the tolerations Rancher's role taints need (decision 0011, role taints).
       ccm: {
         values: withRancherRke2Tolerations(
           seedCcmValues({ roleLabel: 'control-plane', leaderMigration: false }),

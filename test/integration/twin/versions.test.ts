@@ -16,7 +16,7 @@ import {
 
 /**
  * The twin is the version its cluster definition says, and follows it as it changes: kubelets
- * (status.nodeInfo.kubeletVersion), control-plane pod image tags, and `/version` (decision 0007), read with
+ * (status.nodeInfo.kubeletVersion), control-plane pod image tags, and `/version` (decision 0012), read with
  * the real kubectl (whose dispatcher picks its binary from `/version`).
  */
 

@@ -7,7 +7,7 @@ export interface ApiserverHost {
 }
 
 /**
- * The gitVersion `/version` reports (docs/decisions/0007-twin-versions.md): the kube-apiserver of the first
+ * The gitVersion `/version` reports (docs/decisions/0012-twin-versions.md): the kube-apiserver of the first
  * control-plane machine answers, or, while it is not running, the next one that runs; with none running, the
  * first machine's configured instance; with no control plane at all (a bare twin), `fallback`.
  */

@@ -6,7 +6,7 @@ import { parseKubernetesVersion } from '../../../core/index.js';
  * A kubeadm machine's installed kubelet package, reduced to one file: `usr/bin/kubelet` in the machine's folder,
  * holding what `kubelet --version` prints (`Kubernetes v1.26.15`). Upgrading the package (apt-get install
  * kubelet=…; systemctl restart kubelet) is writing a new version there; the machine's kubelet picks it up at
- * its next look at its files. See docs/decisions/0007-twin-versions.md.
+ * its next look at its files. See docs/decisions/0012-twin-versions.md.
  */
 export const INSTALLED_KUBELET = 'usr/bin/kubelet';
 
