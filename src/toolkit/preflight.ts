@@ -26,23 +26,12 @@ import { readClusterSnapshot } from '../adapters/kube/cluster-snapshot.js';
 import { readClusterDefinitionFile, readRancherCluster } from '../adapters/cluster-source/index.js';
 import { RequestCounter } from '../adapters/kube/request-counter.js';
 import { createAwsClients, readAwsSnapshot, resolveRegion } from '../adapters/aws/index.js';
-import { validateTargets } from './targets.js';
+import { validateTargets, type TargetFlags } from './targets.js';
 import { parseClusterRef } from '../core/distros/rke2/cluster-ref.js';
 import { resolveKubeConfigs } from './session/cluster-access.js';
 
-export interface PreflightOptions {
-  readonly kubeconfig?: string;
-  readonly context?: string;
-  /** Rancher's management cluster context; with `cluster`, reads the provisioning Cluster. */
-  readonly rancherContext?: string;
-  /** `NAME` or `NAMESPACE/NAME` of the provisioning.cattle.io Cluster (namespace fleet-default by default). */
-  readonly cluster?: string;
-  /** An RKE2 Cluster YAML, RKE cluster.yml or kubeadm kube-controller-manager manifest. */
-  readonly clusterFile?: string;
-  /** Reach Rancher's local cluster with this pod's service account (with `cluster`). */
-  readonly rancherInCluster?: boolean;
-  /** Reach the downstream cluster with the kubeconfig Rancher keeps for `cluster`. */
-  readonly downstreamFromRancher?: boolean;
+/** The target (TargetFlags: kubeconfig and context, Rancher and --cluster, or --cluster-file) and how to audit it. */
+export interface PreflightOptions extends TargetFlags {
   /**
    * Kubeconfigs already loaded, instead of the flags above (a fleet run reaches each cluster through Rancher);
    * with `management` and `cluster`, the provisioning Cluster is read from there.
