@@ -45,9 +45,13 @@ export function ccmHelmChart(options: { readonly leaderMigration: boolean }): st
   const values = {
     hostNetworking: true,
     image: { tag: 'v1.26.11' },
+    // Seed 002's tolerations, plus Exists for Rancher's role taints, which carry no value (etcd NoExecute,
+    // control-plane NoSchedule; decision 0011): with the seed's `value: 'true'` alone the CCM never schedules.
     tolerations: [
       { effect: 'NoSchedule', key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true' },
       { effect: 'NoSchedule', key: 'node-role.kubernetes.io/control-plane', value: 'true' },
+      { effect: 'NoSchedule', key: 'node-role.kubernetes.io/control-plane', operator: 'Exists' },
+      { effect: 'NoExecute', key: 'node-role.kubernetes.io/etcd', operator: 'Exists' },
     ],
     nodeSelector: { 'node-role.kubernetes.io/control-plane': 'true' },
     args: [
