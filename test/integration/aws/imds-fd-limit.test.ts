@@ -9,10 +9,12 @@ import { run } from '../twin/support.js';
 describe('instance metadata endpoints under a file descriptor limit', () => {
   it('stops with UP-AWS-IMDS-ENDPOINT naming the limit, not with a crash', async () => {
     const script = resolve(import.meta.dirname, 'fixtures/open-many-endpoints.ts');
+    // The limit leaves room for loading the module graph (the loader opens files in parallel; at 120 a large
+    // graph sometimes failed to load before the first endpoint opened) and is still reached well before 1,500.
     const root = resolve(import.meta.dirname, '../../..');
     const out = await run(
       'sh',
-      ['-c', `ulimit -n 120 && exec "${process.execPath}" --import tsx "${script}" 400`],
+      ['-c', `ulimit -n 512 && exec "${process.execPath}" --import tsx "${script}" 1500`],
       {
         cwd: root,
       },
@@ -23,7 +25,7 @@ describe('instance metadata endpoints under a file descriptor limit', () => {
       error?: { code: string; message: string; hint?: string };
     };
     expect(result.opened).toBeGreaterThan(10);
-    expect(result.opened).toBeLessThan(120);
+    expect(result.opened).toBeLessThan(512);
     expect(result.error).toMatchObject({
       code: 'UP-AWS-IMDS-ENDPOINT',
       message: expect.stringContaining('no file descriptor is left for another listener (EMFILE)'),
