@@ -7,6 +7,7 @@ import {
   startHarness,
   whileAdvancing,
   type TwinHarness,
+  patchRancherCluster,
 } from './support.js';
 import {
   ENABLE_LEADER_MIGRATION_PATCH,
@@ -35,19 +36,7 @@ describe('twin failure scenarios', () => {
     harness = await startHarness('short-hostnames', clock);
     const h = harness;
     const { twin, kubectl } = h;
-    const patch = (p: unknown) =>
-      kubectl([
-        '--context',
-        'rancher',
-        'patch',
-        'clusters.provisioning.cattle.io',
-        '-n',
-        'fleet-default',
-        'demo',
-        '--type=merge',
-        '-p',
-        JSON.stringify(p),
-      ]);
+    const patch = (p: { spec: unknown }) => patchRancherCluster(harness!, p.spec);
     await clock.advanceBy(20_000);
     // In-tree, the kubelet names nodes after EC2's private DNS name whatever the hostname says.
     expect(nodes(twin).every((n) => n.name.endsWith('.ec2.internal') && n.providerID)).toBe(true);
@@ -210,20 +199,8 @@ describe('twin failure scenarios', () => {
   it("the seeds' chart without a pinned image (CCM v1.35 against KCM 1.26) runs the service controller in both managers", async () => {
     const clock = new VirtualClock();
     harness = await startHarness('rke2-intree', clock);
-    const { twin, kubectl } = harness;
-    const patch = (p: unknown) =>
-      kubectl([
-        '--context',
-        'rancher',
-        'patch',
-        'clusters.provisioning.cattle.io',
-        '-n',
-        'fleet-default',
-        'demo',
-        '--type=merge',
-        '-p',
-        JSON.stringify(p),
-      ]);
+    const { twin } = harness;
+    const patch = (p: { spec: unknown }) => patchRancherCluster(harness!, p.spec);
     await clock.advanceBy(20_000);
     expect((await patch(ENABLE_LEADER_MIGRATION_PATCH)).code).toBe(0);
     await clock.advanceBy(1_000);
