@@ -47,13 +47,8 @@ const importsWithin = {
 };
 const uproot = { rules: { 'imports-within': importsWithin } };
 
-/** What the sandbox may import of the library: the package's public entries (package.json `exports`). */
-const PUBLIC_ENTRIES = [
-  'src/index.ts',
-  'src/core/index.ts',
-  'src/election/index.ts',
-  'src/election/testing.ts',
-];
+const UPROOT = 'packages/uproot/src';
+const SANDBOX = 'packages/sandbox/src';
 
 /** Tests and their helpers may read files, throw plain errors and use the sandbox. */
 const TEST_FILES = [
@@ -65,8 +60,9 @@ const TEST_FILES = [
 ];
 
 const NO_SANDBOX = {
-  group: ['**/sandbox/**'],
-  message: 'Production code never imports src/sandbox (only the CLI sandbox and demo commands do).',
+  group: ['**/sandbox/**', '@uproot/sandbox', '@uproot/sandbox/*'],
+  message:
+    'uproot never imports the sandbox package: the CLI loads @uproot/sandbox/cli by name at run time (src/cli/sandbox-commands.ts).',
 };
 
 const IO_MODULES = ['fs', 'fs/promises', 'http', 'https', 'net', 'child_process', 'os']
@@ -83,7 +79,7 @@ const LAYERS_ABOVE_CORE = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.sandbox/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', '.sandbox/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -98,7 +94,7 @@ export default tseslint.config(
         {
           object: 'process',
           property: 'exit',
-          message: 'Return an exit code; only src/cli/main.ts sets it.',
+          message: 'Return an exit code; only packages/uproot/src/cli/main.ts sets it.',
         },
       ],
       'no-console': 'error',
@@ -106,16 +102,16 @@ export default tseslint.config(
   },
   // --- The shape of the code (docs/decisions/0001-shape-of-uproot.md) ---------------------------------------
   {
-    files: ['src/**/*.ts'],
+    files: [`${UPROOT}/**/*.ts`, `${SANDBOX}/**/*.ts`],
     ignores: TEST_FILES,
     rules: {
-      'no-restricted-imports': ['error', { patterns: [NO_SANDBOX] }],
       // Typed errors only: an UprootError subclass with a code (InternalError for what should not happen).
       'no-restricted-syntax': [
         'error',
         {
           selector: "ThrowStatement > NewExpression[callee.name='Error']",
-          message: 'Throw an UprootError subclass with a code (src/errors); InternalError for a bug.',
+          message:
+            'Throw an UprootError subclass with a code (uproot\u2019s src/errors); InternalError for a bug.',
         },
       ],
       // A function this long is usually two concerns (a warning, not an error).
@@ -123,8 +119,13 @@ export default tseslint.config(
     },
   },
   {
+    // Nothing in uproot imports the sandbox, tests included: the sandbox depends on uproot, never the reverse.
+    files: [`${UPROOT}/**/*.ts`],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SANDBOX] }] },
+  },
+  {
     // The pure core: no I/O, no Kubernetes or AWS clients, nothing from the layers above it.
-    files: ['src/core/**/*.ts'],
+    files: [`${UPROOT}/core/**/*.ts`],
     ignores: TEST_FILES,
     rules: {
       'no-restricted-imports': [
@@ -158,7 +159,7 @@ export default tseslint.config(
   },
   {
     // The engine declares what it needs in src/engine/ports.ts; the adapters implement it.
-    files: ['src/engine/**/*.ts'],
+    files: [`${UPROOT}/engine/**/*.ts`],
     ignores: TEST_FILES,
     rules: {
       'no-restricted-imports': [
@@ -182,52 +183,40 @@ export default tseslint.config(
     },
   },
   {
-    // Only the CLI's sandbox and demo commands bring the sandbox in (and the sandbox itself).
-    files: [
-      'src/sandbox/**/*.ts',
-      'src/cli/commands/sandbox.ts',
-      'src/cli/commands/sandbox-rehearse.ts',
-      'src/cli/commands/sandbox-env.ts',
-      'src/cli/commands/demo.ts',
-    ],
-    rules: { 'no-restricted-imports': 'off' },
-  },
-  {
-    // The sandbox imports the library only through its public entries, as the workspace package it will become.
-    // A fleet Job's pod entry is the image's `uproot` command on the twin's clock: it runs the CLI, not the
-    // library (scripts/sandbox-imports.ts leaves it alone for the same reason).
-    files: ['src/sandbox/**/*.ts'],
-    ignores: ['src/sandbox/fleet/jobs/pod-entry.ts'],
+    // The sandbox package imports uproot by its package name, so only through its public entries (package.json
+    // `exports`: uproot, uproot/core, uproot/election, uproot/election/testing, uproot/cli); never a relative
+    // path out of its own package.
+    files: [`${SANDBOX}/**/*.ts`],
     plugins: { uproot },
     rules: {
       'uproot/imports-within': [
         'error',
         {
-          root: 'src/sandbox',
-          entries: PUBLIC_ENTRIES,
+          root: 'packages/sandbox',
+          entries: [],
           message:
-            'src/sandbox imports uproot only through its public entries (uproot, uproot/core, uproot/election, uproot/election/testing); `npx tsx scripts/sandbox-imports.ts FILE` rewrites deep imports',
+            'packages/sandbox imports uproot by name only (uproot, uproot/core, uproot/election, uproot/election/testing, uproot/cli), never by a path into packages/uproot',
         },
       ],
     },
   },
   {
     // Election is a library of its own: nothing of uproot's but the clock and the error classes.
-    files: ['src/election/**/*.ts'],
+    files: [`${UPROOT}/election/**/*.ts`],
     plugins: { uproot },
     rules: {
       'uproot/imports-within': [
         'error',
         {
-          root: 'src/election',
-          entries: ['src/clock/index.ts', 'src/errors/index.ts'],
+          root: `${UPROOT}/election`,
+          entries: [`${UPROOT}/clock/index.ts`, `${UPROOT}/errors/index.ts`],
           message: 'src/election imports nothing of uproot\u2019s but src/clock and src/errors',
         },
       ],
     },
   },
   {
-    files: ['src/cli/main.ts', 'bench/**', 'scripts/**'],
+    files: [`${UPROOT}/cli/main.ts`, 'bench/**', 'scripts/**'],
     rules: { 'no-console': 'off', 'no-restricted-properties': 'off' },
   },
   {

@@ -1,17 +1,28 @@
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
+
+// The workspace's packages (uproot, @uproot/sandbox) resolve to their sources in tests, as in the type-check
+// (tsconfig.json customConditions): a test sees the code it sits next to, never a stale dist/. Vitest's own
+// defaults otherwise (Vite's server conditions without `module`, which would pick the AWS SDK's bundler
+// build); vitest passes them to its worker processes as --conditions too.
+const ssr = {
+  resolve: { conditions: ['uproot-source', ...defaultServerConditions.filter((c) => c !== 'module')] },
+};
 
 export default defineConfig({
   test: {
     projects: [
       {
+        ssr,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts'],
+          include: ['packages/*/src/**/*.test.ts'],
           sequence: { shuffle: true },
           testTimeout: 20_000,
         },
       },
       {
+        ssr,
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
@@ -21,6 +32,7 @@ export default defineConfig({
         },
       },
       {
+        ssr,
         test: {
           // Independent clients (kubernetes-client, aws-sdk v2) against every twin kind; `npm test` runs it.
           name: 'conformance',

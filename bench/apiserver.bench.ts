@@ -14,14 +14,14 @@ import {
   startKubeApiServer,
   type KubeApiServer,
   type RequestAttributes,
-} from '../src/sandbox/apiserver/index.js';
+} from '../packages/sandbox/src/apiserver/index.js';
 import type { ServerResponse } from 'node:http';
-import { userInfoOf } from '../src/sandbox/apiserver/auth/identity.js';
-import { parseFieldSelector } from '../src/sandbox/apiserver/selectors/field-selector.js';
-import { parseLabelSelector } from '../src/sandbox/apiserver/selectors/label-selector.js';
-import { WatchHub } from '../src/sandbox/apiserver/watch/watch-hub.js';
-import { storeRbacSource } from '../src/sandbox/apiserver/auth/store-rbac-source.js';
-import { RealClock, seededRandom } from '../src/clock/index.js';
+import { userInfoOf } from '../packages/sandbox/src/apiserver/auth/identity.js';
+import { parseFieldSelector } from '../packages/sandbox/src/apiserver/selectors/field-selector.js';
+import { parseLabelSelector } from '../packages/sandbox/src/apiserver/selectors/label-selector.js';
+import { WatchHub } from '../packages/sandbox/src/apiserver/watch/watch-hub.js';
+import { storeRbacSource } from '../packages/sandbox/src/apiserver/auth/store-rbac-source.js';
+import { RealClock, seededRandom } from '../packages/uproot/src/clock/index.js';
 
 const CLIENT = String.raw`
 // The same client runs in a worker thread (parentPort) or in a child process (IPC), so the watch lag can be

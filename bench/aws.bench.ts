@@ -2,7 +2,7 @@
 // nodes up by private DNS name, and many small calls. Figures are wall-clock milliseconds on this machine.
 import http from 'node:http';
 import { DescribeInstancesCommand, EC2Client, paginateDescribeInstances } from '@aws-sdk/client-ec2';
-import { emptyAccountSeed, startAwsEmulator, type AwsEmulator } from '../src/sandbox/aws/index.js';
+import { emptyAccountSeed, startAwsEmulator, type AwsEmulator } from '../packages/sandbox/src/aws/index.js';
 
 process.env.AWS_EC2_METADATA_DISABLED = 'true';
 

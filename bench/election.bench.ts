@@ -7,18 +7,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { RealClock, seededRandom, VirtualClock } from '../src/clock/index.js';
-import { controllersOf, type ManagerComponent } from '../src/core/leader-migration/index.js';
-import { parseKubernetesVersion } from '../src/core/kubernetes-version/index.js';
+import { RealClock, seededRandom, VirtualClock } from '../packages/uproot/src/clock/index.js';
+import { controllersOf, type ManagerComponent } from '../packages/uproot/src/core/leader-migration/index.js';
+import { parseKubernetesVersion } from '../packages/uproot/src/core/kubernetes-version/index.js';
 import {
   KubeLeaseLock,
   LeaderElector,
   runControllerManager,
   type ControllerDescriptor,
   type LeaseLock,
-} from '../src/election/index.js';
-import { MemoryLeaseStore } from '../src/election/testing.js';
-import { startKubeApiServer, writeKubeconfig } from '../src/sandbox/apiserver/index.js';
+} from '../packages/uproot/src/election/index.js';
+import { MemoryLeaseStore } from '../packages/uproot/src/election/testing.js';
+import { startKubeApiServer, writeKubeconfig } from '../packages/sandbox/src/apiserver/index.js';
 
 const HOUR = 3_600_000;
 

@@ -5,20 +5,24 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { seededRandom, VirtualClock } from '../src/clock/index.js';
-import { planClusterFiles } from '../src/core/plan/plan-cluster.js';
-import { KubeClient, kubeconfigTransport } from '../src/adapters/kube/kube-client.js';
-import { KubeObjects } from '../src/adapters/kube/kube-objects.js';
-import { loadKubeConfig } from '../src/adapters/kube/kubeconfig.js';
-import { distroFacts } from '../src/core/distros/distro-facts.js';
-import { evaluateControlPlaneFlags } from '../src/engine/gates/control-plane-flags.js';
-import { evaluateNodesInitialized } from '../src/engine/gates/node-gates.js';
-import type { ComponentPodFacts, NodeFacts } from '../src/engine/gates/gate-facts.js';
-import { decodeJournal, encodeJournal } from '../src/engine/journal/journal-codec.js';
-import { beginApply, createJournal } from '../src/engine/journal/journal-transitions.js';
-import { sanitizePlan } from '../src/engine/sanitize.js';
-import { migrate } from '../src/toolkit/migrate.js';
-import { DEFAULT_ADMIN, startKubeApiServer, writeKubeconfig } from '../src/sandbox/apiserver/index.js';
+import { seededRandom, VirtualClock } from '../packages/uproot/src/clock/index.js';
+import { planClusterFiles } from '../packages/uproot/src/core/plan/plan-cluster.js';
+import { KubeClient, kubeconfigTransport } from '../packages/uproot/src/adapters/kube/kube-client.js';
+import { KubeObjects } from '../packages/uproot/src/adapters/kube/kube-objects.js';
+import { loadKubeConfig } from '../packages/uproot/src/adapters/kube/kubeconfig.js';
+import { distroFacts } from '../packages/uproot/src/core/distros/distro-facts.js';
+import { evaluateControlPlaneFlags } from '../packages/uproot/src/engine/gates/control-plane-flags.js';
+import { evaluateNodesInitialized } from '../packages/uproot/src/engine/gates/node-gates.js';
+import type { ComponentPodFacts, NodeFacts } from '../packages/uproot/src/engine/gates/gate-facts.js';
+import { decodeJournal, encodeJournal } from '../packages/uproot/src/engine/journal/journal-codec.js';
+import { beginApply, createJournal } from '../packages/uproot/src/engine/journal/journal-transitions.js';
+import { sanitizePlan } from '../packages/uproot/src/engine/sanitize.js';
+import { migrate } from '../packages/uproot/src/toolkit/migrate.js';
+import {
+  DEFAULT_ADMIN,
+  startKubeApiServer,
+  writeKubeconfig,
+} from '../packages/sandbox/src/apiserver/index.js';
 import { autoRollOut, seedLoadBalancer, smallPlan } from '../test/integration/engine/small-plan.js';
 import { drive, seedCluster } from '../test/integration/engine/harness.js';
 

@@ -11,17 +11,23 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { VirtualClock } from '../src/clock/index.js';
-import { startFleetTwin, type FleetTwin } from '../src/sandbox/fleet/fleet-twin.js';
-import { R } from '../src/sandbox/twin/kube/twin-kube.js';
-import { fleetMigrate, fleetMigrateAsJobs, fleetPreflight } from '../src/toolkit/fleet/index.js';
-import type { FleetMigrateResult } from '../src/toolkit/fleet/index.js';
+import { VirtualClock } from '../packages/uproot/src/clock/index.js';
+import { startFleetTwin, type FleetTwin } from '../packages/sandbox/src/fleet/fleet-twin.js';
+import { R } from '../packages/sandbox/src/twin/kube/twin-kube.js';
+import {
+  fleetMigrate,
+  fleetMigrateAsJobs,
+  fleetPreflight,
+} from '../packages/uproot/src/toolkit/fleet/index.js';
+import type { FleetMigrateResult } from '../packages/uproot/src/toolkit/fleet/index.js';
 
 const CLUSTERS = Number(process.env.FLEET_BENCH_CLUSTERS ?? 20);
 const NODES = process.env.FLEET_BENCH_NODES ? Number(process.env.FLEET_BENCH_NODES) : undefined;
 const PARALLEL = 10;
 /** Pods run the built CLI when there is one (as the image does), else this checkout's source through tsx. */
-const BUILT_POD_ENTRY = fileURLToPath(new URL('../dist/sandbox/fleet/jobs/pod-entry.js', import.meta.url));
+const BUILT_POD_ENTRY = fileURLToPath(
+  new URL('../packages/sandbox/dist/fleet/jobs/pod-entry.js', import.meta.url),
+);
 const POD_ENTRY = existsSync(BUILT_POD_ENTRY) ? [BUILT_POD_ENTRY] : undefined;
 
 const mib = (bytes: number) => Math.round(bytes / 2 ** 20);

@@ -15,21 +15,21 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { parseKubernetesVersion } from '../src/core/kubernetes-version/index.js';
-import { upgradeStepId, type MigrationPlan } from '../src/core/plan/plan-types.js';
-import { stepOptionsFromPlan, type StepOptions } from '../src/core/distros/distro.js';
+import { parseKubernetesVersion } from '../packages/uproot/src/core/kubernetes-version/index.js';
+import { upgradeStepId, type MigrationPlan } from '../packages/uproot/src/core/plan/plan-types.js';
+import { stepOptionsFromPlan, type StepOptions } from '../packages/uproot/src/core/distros/distro.js';
 import {
   removeArgs,
   rke2ApplyStep,
   rke2EffectiveConfig,
   rke2NodeKinds,
   rke2Planner,
-} from '../src/core/distros/rke2/index.js';
-import { deepEqual, type JsonRecord } from '../src/core/distros/shared/json-value.js';
-import { newestRelease } from '../src/core/distros/shared/releases.js';
-import { ccmImageTagFor } from '../src/core/ccm/index.js';
+} from '../packages/uproot/src/core/distros/rke2/index.js';
+import { deepEqual, type JsonRecord } from '../packages/uproot/src/core/distros/shared/json-value.js';
+import { newestRelease } from '../packages/uproot/src/core/distros/shared/releases.js';
+import { ccmImageTagFor } from '../packages/uproot/src/core/ccm/index.js';
 
-const EXAMPLE = fileURLToPath(new URL('../examples/rke2-cluster.yaml', import.meta.url));
+const EXAMPLE = fileURLToPath(new URL('../packages/uproot/examples/rke2-cluster.yaml', import.meta.url));
 const TARGET = 'v1.33.5+rke2r1';
 
 interface Rolls {

@@ -3,8 +3,11 @@
 // agent). Server and client share this process's event loop, so latency includes the server's own work; the
 // figures compare the two clients, they do not measure the server. Run: `npx tsx bench/run.ts kube-client`.
 import * as k8s from '@kubernetes/client-node';
-import { closeKeepAliveAgents, makeKeepAliveApiClient } from '../src/election/kube-http/index.js';
-import { startKubeApiServer } from '../src/sandbox/apiserver/index.js';
+import {
+  closeKeepAliveAgents,
+  makeKeepAliveApiClient,
+} from '../packages/uproot/src/election/kube-http/index.js';
+import { startKubeApiServer } from '../packages/sandbox/src/apiserver/index.js';
 
 const GETS = 500;
 const WARMUP = 25;

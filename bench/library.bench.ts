@@ -1,13 +1,14 @@
 /**
- * What the library shape costs at start-up: `uproot --version`, `uproot plan --example rke2` and the library
+ * What the library shape costs at start-up: `uproot --version`, `uproot plan --example rke2`, `uproot demo --help` and the library
  * entry (`import('uproot')`), each against `node -e 0`: wall time (median of a few runs) and how many modules
  * Node loaded (ESM through a load hook, CommonJS through the require cache, node: builtins not counted), all
- * of them and uproot's own (dist/).
+ * of them, uproot's own (dist/) and the sandbox's (any path with /sandbox/ in it: the sandbox package, or src/sandbox
+ * in a tree from before it was one).
  *
  *   npx tsx bench/run.ts library
  *   UPROOT_BENCH_ROOT=/path/to/another/build npx tsx bench/run.ts library   # the same figures for another tree
  *
- * UPROOT_BENCH_ROOT is a package root with a built dist/ (default this repository), so a tree before a change
+ * UPROOT_BENCH_ROOT is a package root with a built dist/ (default this repository's packages/uproot), so a tree before a change
  * can be measured side by side with the same script.
  */
 import { execFileSync } from 'node:child_process';
@@ -16,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const ROOT = process.env.UPROOT_BENCH_ROOT ?? new URL('..', import.meta.url).pathname;
+const ROOT = process.env.UPROOT_BENCH_ROOT ?? new URL('../packages/uproot', import.meta.url).pathname;
 const RUNS = Number(process.env.UPROOT_BENCH_RUNS ?? 5);
 
 /** A preload that records every module URL Node loads, for counting. */
@@ -48,7 +49,10 @@ process.on('exit', () => {
   return preload;
 }
 
-function modulesLoaded(args: readonly string[], dir: string): { modules: number; uprootModules: number } {
+function modulesLoaded(
+  args: readonly string[],
+  dir: string,
+): { modules: number; uprootModules: number; sandboxModules: number } {
   const log = join(dir, `modules-${Math.random().toString(36).slice(2)}.log`);
   writeFileSync(log, '');
   const preload = writeCounter(dir, log);
@@ -60,7 +64,11 @@ function modulesLoaded(args: readonly string[], dir: string): { modules: number;
   // The counter's own two files are not the program's.
   const loaded = [...urls].filter((u) => !u.endsWith('/hooks.mjs') && !u.endsWith('/preload.mjs'));
   const own = pathToFileURL(join(ROOT, 'dist')).href;
-  return { modules: loaded.length, uprootModules: loaded.filter((u) => u.startsWith(own)).length };
+  return {
+    modules: loaded.length,
+    uprootModules: loaded.filter((u) => u.startsWith(own)).length,
+    sandboxModules: loaded.filter((u) => u.includes('/sandbox/')).length,
+  };
 }
 
 function wallMs(args: readonly string[], dir: string): number {
@@ -82,10 +90,12 @@ export async function run(): Promise<Record<string, unknown>> {
     'node -e 0': ['-e', '0'],
     'uproot --version': [cli, '--version'],
     'uproot plan --example rke2': [cli, 'plan', '--example', 'rke2'],
+    // The one command family that loads the sandbox.
+    'uproot demo --help': [cli, 'demo', '--help'],
     "import('uproot')": ['--input-type=module', '-e', `await import(${JSON.stringify(entry)})`],
   };
   try {
-    const figures: Record<string, { wallMs: number; modules: number; uprootModules: number }> = {};
+    const figures: Record<string, { wallMs: number } & ReturnType<typeof modulesLoaded>> = {};
     for (const [name, args] of Object.entries(cases)) {
       try {
         figures[name] = { wallMs: wallMs(args, dir), ...modulesLoaded(args, dir) };

@@ -1,14 +1,14 @@
 // `npx tsx bench/run.ts managers`: the over-HTTP rehearsal's wall time in both modes, and how fast a CCM
 // initializes a batch of tainted nodes against the sandbox API server and AWS emulator (virtual time).
-import { VirtualClock, seededRandom } from '../src/clock/index.js';
-import { createLedger } from '../src/core/ownership/index.js';
-import { EMPTY_ACCOUNT_IDS } from '../src/sandbox/aws/index.js';
-import { startSimulatedManager } from '../src/sandbox/managers/index.js';
+import { VirtualClock, seededRandom } from '../packages/uproot/src/clock/index.js';
+import { createLedger } from '../packages/uproot/src/core/ownership/index.js';
+import { EMPTY_ACCOUNT_IDS } from '../packages/sandbox/src/aws/index.js';
+import { startSimulatedManager } from '../packages/sandbox/src/managers/index.js';
 import {
   nodeObject,
   rehearseSandboxMigration,
   startRehearsalCluster,
-} from '../src/sandbox/rehearsal/index.js';
+} from '../packages/sandbox/src/rehearsal/index.js';
 
 async function rehearsal(leaderMigration: boolean): Promise<Record<string, unknown>> {
   const started = performance.now();

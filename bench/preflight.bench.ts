@@ -7,7 +7,7 @@
  *   npx tsx bench/run.ts preflight
  */
 import { CoordinationV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
-import { preflight } from '../src/toolkit/preflight.js';
+import { preflight } from '../packages/uproot/src/toolkit/preflight.js';
 import { startPreflightSandbox } from '../test/integration/preflight/sandbox-cluster.js';
 
 const SIZES = [100, 1000, 5000];

@@ -1,9 +1,20 @@
 // `npm run bench`: runs every bench/*.bench.ts (or those named on the command line) and prints one JSON document.
 // Each bench module exports `run(): Promise<Record<string, unknown>>` returning its figures.
+import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 import os from 'node:os';
+
+// The workspace's packages from their sources (docs/decisions/0019-sandbox-workspace-package.md): `npm run
+// bench` passes the condition; `npx tsx bench/run.ts` is run again with it, so both measure the same code.
+const CONDITION = '--conditions=uproot-source';
+if (!process.execArgv.includes(CONDITION)) {
+  const again = spawnSync(process.execPath, [CONDITION, ...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+  });
+  process.exit(again.status ?? 1);
+}
 
 const here = dirname(fileURLToPath(import.meta.url));
 const wanted = process.argv.slice(2);

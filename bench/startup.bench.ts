@@ -16,7 +16,7 @@ import { binaryPath } from '../scripts/build-binary.js';
 import { BINARY_LINE, NODE_LINES, nodeBinDir } from '../scripts/node-lines.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const CLI = join(ROOT, 'dist/cli/main.js');
+const CLI = join(ROOT, 'packages/uproot/dist/cli/main.js');
 const RUNS = Number(process.env.UPROOT_BENCH_RUNS ?? 10);
 const GNU_TIME = '/usr/bin/time';
 

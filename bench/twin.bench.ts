@@ -10,9 +10,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { RealClock } from '../src/clock/index.js';
-import { loadScenario } from '../src/sandbox/scenarios/index.js';
-import { startTwin } from '../src/sandbox/twin/index.js';
+import { RealClock } from '../packages/uproot/src/clock/index.js';
+import { loadScenario } from '../packages/sandbox/src/scenarios/index.js';
+import { startTwin } from '../packages/sandbox/src/twin/index.js';
 import { ccmHelmChart, patchCluster, rolledOut, until } from './support/rke2-twin-script.js';
 import { startup } from './support/twin-startup.js';
 
@@ -97,6 +97,7 @@ function largeStartup(nodeImdsEndpoints: boolean): Record<string, number | boole
     process.execPath,
     [
       '--expose-gc',
+      '--conditions=uproot-source',
       '--import',
       'tsx',
       join(import.meta.dirname, 'support', 'twin-startup.ts'),

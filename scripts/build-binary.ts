@@ -2,7 +2,7 @@
  * `npm run build:binary [-- --arch x64|arm64|all]`: uproot as one file, `dist/bin/kubectl-uproot-linux-<arch>`
  * (docs/decisions/0010-node-lines-and-single-executable.md).
  *
- * 1. esbuild bundles the CLI (src/cli/main.ts) into one CommonJS script, the form a single executable's main
+ * 1. esbuild bundles the CLI (packages/uproot/src/cli/main.ts) and the sandbox into one CommonJS script, the form a single executable's main
  *    script takes. Each command module stays behind its `import()` (esbuild wraps it in a function that runs
  *    on first import), so `--version` still runs no toolkit, AWS SDK or sandbox code. `import.meta.url`
  *    (how the CLI finds scenarios/ and examples/, and iam-data its IAM reference) becomes
@@ -19,14 +19,14 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
-import { ASSET_MANIFEST, type AssetManifest } from '../src/cli/single-executable.js';
+import { ASSET_MANIFEST, type AssetManifest } from '../packages/uproot/src/cli/single-executable.js';
 import { BINARY_LINE, nodeBinDir, type NodeArch } from './node-lines.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = join(ROOT, 'dist/bin');
 const WORK = join(OUT, '.build');
-/** The package's shipped files the CLI reads at run time (package.json `files`, besides dist/). */
-const PACKAGE_ASSETS = ['scenarios', 'examples'];
+/** The packages' shipped files the CLI reads at run time (their package.json `files`, besides dist/). */
+const PACKAGE_ASSETS = ['packages/uproot/examples', 'packages/sandbox/scenarios'];
 
 /**
  * Dependency modules that mention `import.meta.url`, and the folder (relative to the module) of the files
@@ -45,7 +45,7 @@ function moduleUrls(dependencyDirs: string[]): Plugin {
   return {
     name: 'uproot-module-urls',
     setup(b) {
-      const helper = join(ROOT, 'src/cli/single-executable.ts');
+      const helper = join(ROOT, 'packages/uproot/src/cli/single-executable.ts');
       b.onLoad({ filter: /\.[cm]?[jt]s$/ }, (args) => {
         const text = readFileSync(args.path, 'utf8');
         if (args.path === helper || !text.includes('import.meta.url')) return undefined;
@@ -81,11 +81,37 @@ const userlandPunycode: Plugin = {
   },
 };
 
+/**
+ * The single executable carries the sandbox: uproot's CLI loads `@uproot/sandbox/cli` by a name TypeScript
+ * does not resolve (src/cli/sandbox-commands.ts, so uproot builds without its dependent); esbuild bundles only
+ * literal imports, so the literal goes back in here.
+ */
+const bundledSandbox: Plugin = {
+  name: 'uproot-bundled-sandbox',
+  setup(b) {
+    const loader = join(ROOT, 'packages/uproot/src/cli/sandbox-commands.ts');
+    b.onLoad({ filter: /[\\/]sandbox-commands\.ts$/ }, (args) => {
+      if (args.path !== loader) return undefined;
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes('import(SANDBOX_CLI)')) {
+        return {
+          errors: [
+            { text: `${args.path} no longer says import(SANDBOX_CLI): update ${import.meta.filename}` },
+          ],
+        };
+      }
+      return { contents: text.replace('import(SANDBOX_CLI)', "import('@uproot/sandbox/cli')"), loader: 'ts' };
+    });
+  },
+};
+
 /** Bundles the CLI; returns the folders (relative to the package) its modules read at run time. */
 export async function bundleCli(outfile: string): Promise<string[]> {
   const dependencyDirs: string[] = [];
   const result = await build({
-    entryPoints: [join(ROOT, 'src/cli/main.ts')],
+    entryPoints: [join(ROOT, 'packages/uproot/src/cli/main.ts')],
+    // The workspace's packages from their sources, as tests run them (no dist/ needed).
+    conditions: ['uproot-source'],
     outfile,
     bundle: true,
     platform: 'node',
@@ -93,7 +119,7 @@ export async function bundleCli(outfile: string): Promise<string[]> {
     target: `node${BINARY_LINE}`,
     minify: process.env.UPROOT_BUNDLE_MINIFY !== '0',
     legalComments: 'eof',
-    plugins: [moduleUrls(dependencyDirs), userlandPunycode],
+    plugins: [bundledSandbox, moduleUrls(dependencyDirs), userlandPunycode],
     logLevel: 'warning',
   });
   if (result.errors.length > 0) throw new Error(`esbuild: ${result.errors.length} error(s)`);

@@ -8,7 +8,7 @@
  * Nothing is written while a raised code has no meaning, a meaning has no code, or a raise site cannot
  * be read; the problems are listed instead.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadMeanings } from './error-codes/meanings.js';
@@ -28,19 +28,33 @@ export { renderErrorsDoc, type DocumentedCode, type RenderResult } from './error
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The paths the generator reads and writes, under a repository root. */
-export function errorDocPaths(root: string): { src: string; meanings: string; doc: string } {
+export function errorDocPaths(root: string): {
+  src: readonly string[];
+  base: string;
+  meanings: string;
+  doc: string;
+} {
+  // The workspace's packages (packages/*/src), named from packages/; or a lone src/ (a small test tree).
+  const packages = path.join(root, 'packages');
+  const src = existsSync(packages)
+    ? readdirSync(packages)
+        .sort()
+        .map((p) => path.join(packages, p, 'src'))
+        .filter((d) => existsSync(d))
+    : [path.join(root, 'src')];
   return {
-    src: path.join(root, 'src'),
+    src,
+    base: existsSync(packages) ? packages : path.join(root, 'src'),
     meanings: path.join(root, 'docs', 'error-meanings.yaml'),
     doc: path.join(root, 'docs', 'errors.md'),
   };
 }
 
-/** Scans `root/src` and renders the table with `root/docs/error-meanings.yaml`. */
+/** Scans every package's src/ under `root/packages` (or `root/src`) and renders the table with `root/docs/error-meanings.yaml`. */
 export function generateErrorsDoc(root: string): RenderResult {
   const paths = errorDocPaths(root);
   const meanings = loadMeanings(paths.meanings);
-  const result = renderErrorsDoc(scanErrorCodes(paths.src), {
+  const result = renderErrorsDoc(scanErrorCodes(paths.src, paths.base), {
     ...meanings,
     file: path.relative(root, paths.meanings).split(path.sep).join('/'),
   });

@@ -3,8 +3,8 @@
  * wait for its roll, and the CCM HelmChart a person would append to additionalManifest.
  */
 import { stringify } from 'yaml';
-import type { Clock } from '../../src/clock/index.js';
-import type { Twin } from '../../src/sandbox/twin/index.js';
+import type { Clock } from '../../packages/uproot/src/clock/index.js';
+import type { Twin } from '../../packages/sandbox/src/twin/index.js';
 
 const CLUSTERS = 'provisioning.cattle.io/v1/clusters';
 

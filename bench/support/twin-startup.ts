@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { VirtualClock } from '../../src/clock/index.js';
-import { loadScenario } from '../../src/sandbox/scenarios/index.js';
-import { startTwin } from '../../src/sandbox/twin/index.js';
+import { VirtualClock } from '../../packages/uproot/src/clock/index.js';
+import { loadScenario } from '../../packages/sandbox/src/scenarios/index.js';
+import { startTwin } from '../../packages/sandbox/src/twin/index.js';
 
 const MiB = 2 ** 20;
 /** With `node --expose-gc`, memory figures are measured after a full collection. */

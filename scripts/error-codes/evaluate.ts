@@ -1,5 +1,5 @@
 import ts from 'typescript';
-import { ExitCode } from '../../src/errors/index.js';
+import { ExitCode } from '../../packages/uproot/src/errors/index.js';
 
 /** A value the scanner could not work out statically. */
 export const UNKNOWN: unique symbol = Symbol('unknown');

@@ -22,6 +22,9 @@ const OPTIONS: ts.CompilerOptions = {
   noEmit: true,
   skipLibCheck: true,
   types: [],
+  // The sandbox's `import { InputError } from 'uproot'` must reach the same class declarations as uproot's own
+  // files do: the workspace packages' sources, not their built declarations.
+  customConditions: ['uproot-source'],
 };
 
 /**

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import ts from 'typescript';
-import * as errors from '../../src/errors/index.js';
-import type { ErrorSource } from '../../src/errors/index.js';
+import * as errors from '../../packages/uproot/src/errors/index.js';
+import type { ErrorSource } from '../../packages/uproot/src/errors/index.js';
 import { EMPTY_ENV, Evaluator, UNKNOWN, type Env, type Value } from './evaluate.js';
 import { createProgram, sourceFiles } from './program.js';
 
@@ -55,13 +55,16 @@ const MAX_DEPTH = 6;
 const MAX_OPEN_CONDITIONS = 4;
 
 /**
- * Finds every error code raised in `srcDir` (tests excluded) by reading the TypeScript: constructions of
+ * Finds every error code raised in `srcDir` (one folder or several; tests excluded) by reading the TypeScript: constructions of
  * the classes in src/errors and their subclasses, codes passed through helper functions and subclass
  * constructors (attributed to the caller), template codes expanded over the literal types they are built
  * from, and `code:` fields of records. Source and exit code come from constructing the real class.
  */
-export function scanErrorCodes(srcDir: string): ScanResult {
-  const files = sourceFiles(srcDir);
+export function scanErrorCodes(srcDir: string | readonly string[], base?: string): ScanResult {
+  const dirs = typeof srcDir === 'string' ? [srcDir] : srcDir;
+  // Files are named relative to `base` (default: the one source folder).
+  const from = base ?? dirs[0] ?? '.';
+  const files = dirs.flatMap((d) => sourceFiles(d));
   const program = createProgram(files);
   const checker = program.getTypeChecker();
   const ev = new Evaluator(checker);
@@ -73,7 +76,7 @@ export function scanErrorCodes(srcDir: string): ScanResult {
   const where = (node: ts.Node): { file: string; line: number } => {
     const sf = node.getSourceFile();
     return {
-      file: path.relative(srcDir, sf.fileName).split(path.sep).join('/'),
+      file: path.relative(from, sf.fileName).split(path.sep).join('/'),
       line: sf.getLineAndCharacterOfPosition(node.getStart()).line + 1,
     };
   };

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AWS from 'aws-sdk';
-import { VirtualClock } from '../../../src/clock/index.js';
-import { loadScenario } from '../../../src/sandbox/scenarios/index.js';
-import { startTwin, type Twin } from '../../../src/sandbox/twin/index.js';
+import { VirtualClock } from '../../../packages/uproot/src/clock/index.js';
+import { loadScenario } from '../../../packages/sandbox/src/scenarios/index.js';
+import { startTwin, type Twin } from '../../../packages/sandbox/src/twin/index.js';
 
 /**
  * The AWS accounts of the three twin kinds, driven by the AWS SDK for JavaScript v2 (`aws-sdk`), whose

@@ -1,6 +1,6 @@
 import * as k8s from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { seededRandom } from '../../../src/clock/index.js';
+import { seededRandom } from '../../../packages/uproot/src/clock/index.js';
 import { node, startSandbox, type Sandbox } from './harness.js';
 
 async function failure(p: Promise<unknown>): Promise<k8s.ApiException<string>> {

@@ -10,7 +10,7 @@ import {
   type KubeApiServer,
   type KubeApiServerOptions,
   type KubeObject,
-} from '../../../src/sandbox/apiserver/index.js';
+} from '../../../packages/sandbox/src/apiserver/index.js';
 
 export const KCM: Identity = { name: 'kcm', token: 'kcm-token', user: 'system:kube-controller-manager' };
 export const ADMIN: Identity = {

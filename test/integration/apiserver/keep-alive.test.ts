@@ -1,9 +1,12 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closeKeepAliveAgents, makeKeepAliveApiClient } from '../../../src/election/kube-http/index.js';
-import type { Identity } from '../../../src/sandbox/apiserver/index.js';
-import { createServingCertificate } from '../../../src/sandbox/apiserver/tls/self-signed-certificate.js';
+import {
+  closeKeepAliveAgents,
+  makeKeepAliveApiClient,
+} from '../../../packages/uproot/src/election/kube-http/index.js';
+import type { Identity } from '../../../packages/sandbox/src/apiserver/index.js';
+import { createServingCertificate } from '../../../packages/sandbox/src/apiserver/tls/self-signed-certificate.js';
 import { ADMIN, KCM, startSandbox, type Sandbox } from './harness.js';
 
 /** Authenticates (has a token) but holds no RBAC bindings. */

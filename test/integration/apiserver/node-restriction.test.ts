@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeKubeconfig, type Identity } from '../../../src/sandbox/apiserver/index.js';
+import { writeKubeconfig, type Identity } from '../../../packages/sandbox/src/apiserver/index.js';
 import { ADMIN, KCM, node, startSandbox, type Sandbox } from './harness.js';
 
 /** NodeRestriction as kubernetes/kubernetes plugin/pkg/admission/noderestriction/admission.go words it. */

@@ -1,6 +1,6 @@
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../../src/clock/index.js';
+import { VirtualClock } from '../../../packages/uproot/src/clock/index.js';
 import { ADMIN, KCM, node, startSandbox, type Sandbox } from './harness.js';
 
 /**

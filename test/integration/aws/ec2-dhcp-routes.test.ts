@@ -9,7 +9,11 @@ import {
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
 import { describe, expect, it } from 'vitest';
-import { emptyAccountSeed, EMPTY_ACCOUNT_IDS, type AwsSeed } from '../../../src/sandbox/aws/index.js';
+import {
+  emptyAccountSeed,
+  EMPTY_ACCOUNT_IDS,
+  type AwsSeed,
+} from '../../../packages/sandbox/src/aws/index.js';
 import { emulatorFor, failureOf } from './helpers.js';
 
 const CUSTOM = 'dopt-0c0ffee0c0ffee001';

@@ -1,6 +1,6 @@
 import { DescribeInstanceTopologyCommand } from '@aws-sdk/client-ec2';
 import { describe, expect, it } from 'vitest';
-import { emptyAccountSeed, type AwsSeed } from '../../../src/sandbox/aws/index.js';
+import { emptyAccountSeed, type AwsSeed } from '../../../packages/sandbox/src/aws/index.js';
 import { allowAll, clientsFor, emulatorFor, failureOf } from './helpers.js';
 
 const GPU = 'i-0e0000000000000a1';

@@ -12,8 +12,12 @@ import {
   type Instance,
 } from '@aws-sdk/client-ec2';
 import { describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../../src/clock/index.js';
-import { emptyAccountSeed, EMPTY_ACCOUNT_IDS, type AwsSeed } from '../../../src/sandbox/aws/index.js';
+import { VirtualClock } from '../../../packages/uproot/src/clock/index.js';
+import {
+  emptyAccountSeed,
+  EMPTY_ACCOUNT_IDS,
+  type AwsSeed,
+} from '../../../packages/sandbox/src/aws/index.js';
 import { emulatorFor, failureOf } from './helpers.js';
 
 const instancesOf = (out: { Reservations?: { Instances?: Instance[] }[] }): Instance[] =>

@@ -11,7 +11,7 @@ import {
   RevokeSecurityGroupIngressCommand,
 } from '@aws-sdk/client-ec2';
 import { describe, expect, it } from 'vitest';
-import { emptyAccountSeed, EMPTY_ACCOUNT_IDS } from '../../../src/sandbox/aws/index.js';
+import { emptyAccountSeed, EMPTY_ACCOUNT_IDS } from '../../../packages/sandbox/src/aws/index.js';
 import { emulatorFor, failureOf } from './helpers.js';
 
 describe('EC2 network reads', () => {

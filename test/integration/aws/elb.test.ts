@@ -15,7 +15,7 @@ import {
   RemoveTagsCommand,
 } from '@aws-sdk/client-elastic-load-balancing';
 import { describe, expect, it } from 'vitest';
-import { emptyAccountSeed, EMPTY_ACCOUNT_IDS } from '../../../src/sandbox/aws/index.js';
+import { emptyAccountSeed, EMPTY_ACCOUNT_IDS } from '../../../packages/sandbox/src/aws/index.js';
 import { emulatorFor, failureOf } from './helpers.js';
 
 describe('Elastic Load Balancing (classic, 2012-06-01)', () => {

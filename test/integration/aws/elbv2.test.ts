@@ -18,7 +18,7 @@ import {
   RemoveTagsCommand,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { describe, expect, it } from 'vitest';
-import { emptyAccountSeed, EMPTY_ACCOUNT_IDS } from '../../../src/sandbox/aws/index.js';
+import { emptyAccountSeed, EMPTY_ACCOUNT_IDS } from '../../../packages/sandbox/src/aws/index.js';
 import { emulatorFor, failureOf } from './helpers.js';
 
 describe('Elastic Load Balancing v2 (2015-12-01)', () => {

@@ -1,7 +1,7 @@
 import { DescribeInstancesCommand } from '@aws-sdk/client-ec2';
 import { describe, expect, it } from 'vitest';
-import { UprootError } from '../../../src/errors/index.js';
-import { emptyAccountSeed, startAwsEmulator } from '../../../src/sandbox/aws/index.js';
+import { UprootError } from '../../../packages/uproot/src/errors/index.js';
+import { emptyAccountSeed, startAwsEmulator } from '../../../packages/sandbox/src/aws/index.js';
 import { emulatorFor } from './helpers.js';
 
 async function rejection(promise: Promise<unknown>): Promise<UprootError> {

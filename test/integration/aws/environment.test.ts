@@ -10,7 +10,7 @@ import {
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { MetadataService } from '@aws-sdk/ec2-metadata-service';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UprootError } from '../../../src/errors/index.js';
+import { UprootError } from '../../../packages/uproot/src/errors/index.js';
 import { fromInstanceMetadata } from '@aws-sdk/credential-providers';
 import {
   awsEnvironment,
@@ -18,7 +18,7 @@ import {
   nodeEnvironment,
   NOT_ON_A_NODE,
   writeAwsEnv,
-} from '../../../src/sandbox/aws/index.js';
+} from '../../../packages/sandbox/src/aws/index.js';
 import { emulatorFor } from './helpers.js';
 
 const saved = { ...process.env };

@@ -1,8 +1,8 @@
 import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { GetRoleCommand } from '@aws-sdk/client-iam';
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../../../src/clock/index.js';
-import { emptyAccountSeed } from '../../../src/sandbox/aws/index.js';
+import { seededRandom } from '../../../packages/uproot/src/clock/index.js';
+import { emptyAccountSeed } from '../../../packages/sandbox/src/aws/index.js';
 import { clientsFor, emulatorFor, failureOf } from './helpers.js';
 
 describe('fault injection', () => {

@@ -10,7 +10,7 @@ import {
   type AwsCredentials,
   type AwsEmulator,
   type AwsEmulatorOptions,
-} from '../../../src/sandbox/aws/index.js';
+} from '../../../packages/sandbox/src/aws/index.js';
 
 // Tests never reach for a real instance metadata service.
 process.env.AWS_EC2_METADATA_DISABLED = 'true';

@@ -7,7 +7,7 @@ import { DescribeLoadBalancersCommand } from '@aws-sdk/client-elastic-load-balan
 import { GetRoleCommand, PutRolePolicyCommand } from '@aws-sdk/client-iam';
 import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
 import { describe, expect, it } from 'vitest';
-import { emptyAccountSeed, type AwsSeed } from '../../../src/sandbox/aws/index.js';
+import { emptyAccountSeed, type AwsSeed } from '../../../packages/sandbox/src/aws/index.js';
 import { allowAll, clientsFor, emulatorFor, failureOf } from './helpers.js';
 
 const NODE = 'i-0e0000000000000a1';

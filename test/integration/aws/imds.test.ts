@@ -8,8 +8,12 @@ import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
 import { fromInstanceMetadata } from '@aws-sdk/credential-providers';
 import { MetadataService } from '@aws-sdk/ec2-metadata-service';
 import { afterEach, describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../../src/clock/index.js';
-import { emptyAccountSeed, podNetworkAddress, type AwsSeed } from '../../../src/sandbox/aws/index.js';
+import { VirtualClock } from '../../../packages/uproot/src/clock/index.js';
+import {
+  emptyAccountSeed,
+  podNetworkAddress,
+  type AwsSeed,
+} from '../../../packages/sandbox/src/aws/index.js';
 import { clientsFor, emulatorFor, failureOf } from './helpers.js';
 
 const CP = 'i-0c0000000000000a1';

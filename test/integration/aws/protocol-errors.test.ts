@@ -1,6 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { emptyAccountSeed, type AwsEmulator } from '../../../src/sandbox/aws/index.js';
+import { emptyAccountSeed, type AwsEmulator } from '../../../packages/sandbox/src/aws/index.js';
 import { emulatorFor } from './helpers.js';
 
 const parser = new XMLParser({ ignoreDeclaration: true });

@@ -5,7 +5,7 @@ import {
 } from '@aws-sdk/client-auto-scaling';
 import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
 import { describe, expect, it } from 'vitest';
-import { emptyAccountSeed, type AwsSeed } from '../../../src/sandbox/aws/index.js';
+import { emptyAccountSeed, type AwsSeed } from '../../../packages/sandbox/src/aws/index.js';
 import { clientsFor, emulatorFor } from './helpers.js';
 
 describe('STS GetCallerIdentity', () => {

@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { endOfLifeNotice } from '../../../src/cli/node-line.js';
+import { endOfLifeNotice } from '../../../packages/uproot/src/cli/node-line.js';
 
 /**
  * The built CLI (dist/, as npm installs it) run as a user runs it: which modules a command loads, and what it
  * prints on an end-of-life Node.js line. `npm test` builds dist/ first.
  */
 const ROOT = resolve(import.meta.dirname, '../../..');
-const CLI = join(ROOT, 'dist/cli/main.js');
+const CLI = join(ROOT, 'packages/uproot/dist/cli/main.js');
 const work = mkdtempSync(join(tmpdir(), 'uproot-startup-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -55,9 +55,11 @@ describe('uproot start-up', () => {
     expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
     // The recorder sees the CLI's own modules (else this test proves nothing).
     expect(modules).toContain(pathToFileURL(CLI).href);
-    expect(modules.filter(under('dist/sandbox'))).toEqual([]);
-    expect(modules.filter(under('dist/toolkit'))).toEqual([]);
-    expect(modules.filter(under('dist/cli/commands')).map((u) => u.split('/').pop())).toEqual(['index.js']);
+    expect(modules.filter(under('packages/sandbox'))).toEqual([]);
+    expect(modules.filter(under('packages/uproot/dist/toolkit'))).toEqual([]);
+    expect(modules.filter(under('packages/uproot/dist/cli/commands')).map((u) => u.split('/').pop())).toEqual(
+      ['index.js'],
+    );
     expect(modules.filter((u) => u.includes('/@aws-sdk/'))).toEqual([]);
     expect(modules.filter((u) => u.includes('/@kubernetes/'))).toEqual([]);
   });
@@ -65,11 +67,11 @@ describe('uproot start-up', () => {
   it('plan loads no sandbox module; the demo does', () => {
     const plan = loadedModules(['plan', '--example', 'rke2']);
     expect(plan.code).toBe(0);
-    expect(plan.modules.filter(under('dist/core/plan')).length).toBeGreaterThan(0);
-    expect(plan.modules.filter(under('dist/sandbox'))).toEqual([]);
+    expect(plan.modules.filter(under('packages/uproot/dist/core/plan')).length).toBeGreaterThan(0);
+    expect(plan.modules.filter(under('packages/sandbox'))).toEqual([]);
     const demoHelp = loadedModules(['demo', '--help']);
     expect(demoHelp.code).toBe(0);
-    expect(demoHelp.modules.filter(under('dist/sandbox')).length).toBeGreaterThan(0);
+    expect(demoHelp.modules.filter(under('packages/sandbox')).length).toBeGreaterThan(0);
     expect(demoHelp.modules.filter((u) => u.includes('/@aws-sdk/')).length).toBeGreaterThan(0);
   });
 

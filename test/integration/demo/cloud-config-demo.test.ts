@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ec2Instances } from '../../../src/adapters/aws/instance-reader.js';
-import { runDemo } from '../../../src/sandbox/demo/run-demo.js';
+import { ec2Instances } from '../../../packages/uproot/src/adapters/aws/instance-reader.js';
+import { runDemo } from '../../../packages/sandbox/src/demo/run-demo.js';
 
 /**
  * `uproot demo --scenario cloud-config-carried-over`: the RKE cluster's awsCloudProvider names the cluster id

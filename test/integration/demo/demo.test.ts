@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../../src/cli/program.js';
-import { recordingIo } from '../../../src/cli/io.js';
-import '../../../src/cli/commands/index.js';
+import { runCli } from '../../../packages/uproot/src/cli/program.js';
+import { recordingIo } from '../../../packages/uproot/src/cli/io.js';
+import '../../../packages/uproot/src/cli/commands/index.js';
 
 describe('uproot demo', () => {
   it('migrates the rke2-intree twin end to end: verify passes, zero overlap, a report is written', async () => {

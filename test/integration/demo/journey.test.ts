@@ -8,9 +8,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { recordingIo } from '../../../src/cli/io.js';
-import { runCli } from '../../../src/cli/program.js';
-import '../../../src/cli/commands/index.js';
+import { recordingIo } from '../../../packages/uproot/src/cli/io.js';
+import { runCli } from '../../../packages/uproot/src/cli/program.js';
+import '../../../packages/uproot/src/cli/commands/index.js';
 
 interface DemoDoc {
   exitCode: number;

@@ -7,16 +7,19 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { readClusterFiles } from '../../../src/adapters/cluster-source/cluster-source.js';
-import { VirtualClock } from '../../../src/clock/index.js';
-import { planClusterFiles } from '../../../src/core/plan/plan-cluster.js';
-import type { ManualAction } from '../../../src/core/plan/plan-types.js';
-import { KubeadmHands } from '../../../src/sandbox/demo/twin-person-kubeadm.js';
-import { actAsPerson } from '../../../src/sandbox/demo/twin-person.js';
-import { R } from '../../../src/sandbox/twin/kube/twin-kube.js';
-import { KUBEADM_CONFIG, kubeadmConfigMap } from '../../../src/sandbox/twin/kubeadm/kubeadm-files.js';
-import { distroVersion } from '../../../src/sandbox/twin/layout/versions.js';
-import type { Twin } from '../../../src/sandbox/twin/index.js';
+import { readClusterFiles } from '../../../packages/uproot/src/adapters/cluster-source/cluster-source.js';
+import { VirtualClock } from '../../../packages/uproot/src/clock/index.js';
+import { planClusterFiles } from '../../../packages/uproot/src/core/plan/plan-cluster.js';
+import type { ManualAction } from '../../../packages/uproot/src/core/plan/plan-types.js';
+import { KubeadmHands } from '../../../packages/sandbox/src/demo/twin-person-kubeadm.js';
+import { actAsPerson } from '../../../packages/sandbox/src/demo/twin-person.js';
+import { R } from '../../../packages/sandbox/src/twin/kube/twin-kube.js';
+import {
+  KUBEADM_CONFIG,
+  kubeadmConfigMap,
+} from '../../../packages/sandbox/src/twin/kubeadm/kubeadm-files.js';
+import { distroVersion } from '../../../packages/sandbox/src/twin/layout/versions.js';
+import type { Twin } from '../../../packages/sandbox/src/twin/index.js';
 import { advanceUntil, kubeletVersions, startHarness, type TwinHarness } from '../twin/support.js';
 
 function clusterConfiguration(twin: Twin): Record<string, unknown> {

@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ec2Instances } from '../../../src/adapters/aws/instance-reader.js';
-import type { EngineEvent } from '../../../src/engine/events.js';
-import { runDemo } from '../../../src/sandbox/demo/run-demo.js';
-import { MANAGEMENT_CLUSTERS, rke1ClusterId } from '../../../src/sandbox/twin/rke/rancher-rke1.js';
+import { ec2Instances } from '../../../packages/uproot/src/adapters/aws/instance-reader.js';
+import type { EngineEvent } from '../../../packages/uproot/src/engine/events.js';
+import { runDemo } from '../../../packages/sandbox/src/demo/run-demo.js';
+import { MANAGEMENT_CLUSTERS, rke1ClusterId } from '../../../packages/sandbox/src/twin/rke/rancher-rke1.js';
 
 /**
  * `uproot demo --scenario rke-rancher`: a Rancher-managed RKE cluster is migrated by editing its
@@ -92,7 +92,7 @@ describe('demo: Rancher-managed RKE', () => {
     const file = join(dir, 'old-rancher.yaml');
     writeFileSync(
       file,
-      readFileSync('scenarios/rke-rancher.yaml', 'utf8')
+      readFileSync('packages/sandbox/scenarios/rke-rancher.yaml', 'utf8')
         .replace('name: rke-rancher', 'name: old-rancher')
         .replace('managedBy: rancher', 'managedBy: rancher\n  rancherVersion: v2.7.5'),
     );

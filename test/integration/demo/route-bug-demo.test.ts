@@ -2,10 +2,10 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ec2Instances } from '../../../src/adapters/aws/instance-reader.js';
-import { UprootError } from '../../../src/errors/index.js';
-import { runDemo } from '../../../src/sandbox/demo/run-demo.js';
-import { plan } from '../../../src/toolkit/plan.js';
+import { ec2Instances } from '../../../packages/uproot/src/adapters/aws/instance-reader.js';
+import { UprootError } from '../../../packages/uproot/src/errors/index.js';
+import { runDemo } from '../../../packages/sandbox/src/demo/run-demo.js';
+import { plan } from '../../../packages/uproot/src/toolkit/plan.js';
 
 /**
  * `uproot demo --scenario route-bug-release-refused`: a kubeadm control plane that runs the route controller,
@@ -74,7 +74,7 @@ describe('demo: route bug release refused', () => {
     const file = join(dir, 'route-moves.yaml');
     writeFileSync(
       file,
-      readFileSync('scenarios/route-bug-release-refused.yaml', 'utf8')
+      readFileSync('packages/sandbox/scenarios/route-bug-release-refused.yaml', 'utf8')
         .replace('name: route-bug-release-refused', 'name: route-moves')
         .replace(/migration:\n {2}targetVersion: v1\.34\.1\n/, ''),
     );

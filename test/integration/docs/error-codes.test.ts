@@ -38,7 +38,10 @@ describe('docs/errors.md', () => {
     expect(row('UP-KUBE-API')).toMatchObject({ exits: [1], sources: ['environment'] });
     expect(row('UP-KUBE-ACCESS')).toMatchObject({ exits: [2], sources: ['environment'] });
     // Gate codes are built from the gate type and recorded in the journal, not thrown.
-    expect(row('UP-GATE-NODES-CORDONED')).toMatchObject({ exits: [1], files: ['engine/run-plan.ts'] });
+    expect(row('UP-GATE-NODES-CORDONED')).toMatchObject({
+      exits: [1],
+      files: ['uproot/src/engine/run-plan.ts'],
+    });
     expect(row('UP-LEASE-NOTINITIALIZED')).toMatchObject({ exits: [3], sources: ['uproot'] });
     const codes = result.codes.map((c) => c.code);
     expect(codes).not.toContain('UP-GATE');
@@ -53,7 +56,7 @@ describe('scripts/error-codes.ts on a small source tree', () => {
   let scan: ScanResult;
   const errorsImport = (() => {
     const rel = path
-      .relative(src, path.join(REPO_ROOT, 'src', 'errors', 'index.js'))
+      .relative(src, path.join(REPO_ROOT, 'packages', 'uproot', 'src', 'errors', 'index.js'))
       .split(path.sep)
       .join('/');
     return rel.startsWith('.') ? rel : `./${rel}`;

@@ -8,20 +8,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoordinationV1Api, KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RealClock, seededRandom, VirtualClock } from '../../../src/clock/index.js';
+import { RealClock, seededRandom, VirtualClock } from '../../../packages/uproot/src/clock/index.js';
 import {
   KubeLeaseLock,
   LeaderElector,
   LeaseLockError,
   kubeLeaseApi,
   type LeaderElectionEvent,
-} from '../../../src/election/index.js';
-import { rehearseMigration } from '../../../src/sandbox/rehearsal/index.js';
+} from '../../../packages/uproot/src/election/index.js';
+import { rehearseMigration } from '../../../packages/sandbox/src/rehearsal/index.js';
 import {
   startKubeApiServer,
   writeKubeconfig,
   type KubeApiServer,
-} from '../../../src/sandbox/apiserver/index.js';
+} from '../../../packages/sandbox/src/apiserver/index.js';
 
 const KCM_USER = { name: 'kcm', token: 'kcm-token-not-secret', user: 'system:kube-controller-manager' };
 const ADMIN = { name: 'admin', token: 'admin-token-not-secret', user: 'admin', groups: ['system:masters'] };

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Change } from '../../../src/core/plan/plan-types.js';
-import { objectDefinitionApplier } from '../../../src/engine/appliers/definition-object.js';
-import { schedulingApplier } from '../../../src/engine/appliers/node-scheduling.js';
-import { patchObjectApplier } from '../../../src/engine/appliers/object-changes.js';
-import { journalFor, plan, step } from '../../../src/engine/testing/plan-fixtures.js';
-import type { JsonRecord } from '../../../src/engine/object-diff/json.js';
+import type { Change } from '../../../packages/uproot/src/core/plan/plan-types.js';
+import { objectDefinitionApplier } from '../../../packages/uproot/src/engine/appliers/definition-object.js';
+import { schedulingApplier } from '../../../packages/uproot/src/engine/appliers/node-scheduling.js';
+import { patchObjectApplier } from '../../../packages/uproot/src/engine/appliers/object-changes.js';
+import { journalFor, plan, step } from '../../../packages/uproot/src/engine/testing/plan-fixtures.js';
+import type { JsonRecord } from '../../../packages/uproot/src/engine/object-diff/json.js';
 import { engineSandbox, type EngineSandbox } from './harness.js';
 
 let sb: EngineSandbox;

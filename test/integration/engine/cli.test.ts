@@ -2,15 +2,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recordingIo } from '../../../src/cli/io.js';
-import { runCli } from '../../../src/cli/program.js';
-import '../../../src/cli/commands/index.js';
+import { recordingIo } from '../../../packages/uproot/src/cli/io.js';
+import { runCli } from '../../../packages/uproot/src/cli/program.js';
+import '../../../packages/uproot/src/cli/commands/index.js';
 import {
   DEFAULT_ADMIN,
   startKubeApiServer,
   writeKubeconfig,
   type KubeApiServer,
-} from '../../../src/sandbox/apiserver/index.js';
+} from '../../../packages/sandbox/src/apiserver/index.js';
 import { seedCluster } from './harness.js';
 import { autoRollOut, seedLoadBalancer, smallPlan } from './small-plan.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KubeTransport } from '../../../src/adapters/kube/kube-client.js';
+import type { KubeTransport } from '../../../packages/uproot/src/adapters/kube/kube-client.js';
 import { journalOf, run, sandbox, sandboxes } from './migrate-harness.js';
 import { autoRollOut, endState } from './small-plan.js';
 

@@ -10,16 +10,16 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RealClock } from '../../../src/clock/index.js';
-import type { Change } from '../../../src/core/plan/plan-types.js';
-import { localFiles } from '../../../src/adapters/files/backed-up-write.js';
-import { ProcessRunner } from '../../../src/adapters/process/run-command.js';
-import { parseCommandTemplate } from '../../../src/engine/appliers/command-template.js';
-import { fileDefinitionApplier } from '../../../src/engine/appliers/definition-file.js';
-import { nodeFileApplier } from '../../../src/engine/appliers/node-files.js';
-import { manualApplier } from '../../../src/engine/appliers/manual.js';
-import { beginApply, recordChange } from '../../../src/engine/journal/journal-transitions.js';
-import { journalFor, plan, step } from '../../../src/engine/testing/plan-fixtures.js';
+import { RealClock } from '../../../packages/uproot/src/clock/index.js';
+import type { Change } from '../../../packages/uproot/src/core/plan/plan-types.js';
+import { localFiles } from '../../../packages/uproot/src/adapters/files/backed-up-write.js';
+import { ProcessRunner } from '../../../packages/uproot/src/adapters/process/run-command.js';
+import { parseCommandTemplate } from '../../../packages/uproot/src/engine/appliers/command-template.js';
+import { fileDefinitionApplier } from '../../../packages/uproot/src/engine/appliers/definition-file.js';
+import { nodeFileApplier } from '../../../packages/uproot/src/engine/appliers/node-files.js';
+import { manualApplier } from '../../../packages/uproot/src/engine/appliers/manual.js';
+import { beginApply, recordChange } from '../../../packages/uproot/src/engine/journal/journal-transitions.js';
+import { journalFor, plan, step } from '../../../packages/uproot/src/engine/testing/plan-fixtures.js';
 
 let dir: string;
 beforeEach(() => {

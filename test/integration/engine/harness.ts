@@ -5,21 +5,21 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { seededRandom, VirtualClock } from '../../../src/clock/index.js';
-import { loadKubeConfig } from '../../../src/adapters/kube/kubeconfig.js';
+import { seededRandom, VirtualClock } from '../../../packages/uproot/src/clock/index.js';
+import { loadKubeConfig } from '../../../packages/uproot/src/adapters/kube/kubeconfig.js';
 import {
   KubeClient,
   kubeconfigTransport,
   type KubeTransport,
-} from '../../../src/adapters/kube/kube-client.js';
-import { KubeObjects } from '../../../src/adapters/kube/kube-objects.js';
+} from '../../../packages/uproot/src/adapters/kube/kube-client.js';
+import { KubeObjects } from '../../../packages/uproot/src/adapters/kube/kube-objects.js';
 import {
   DEFAULT_ADMIN,
   startKubeApiServer,
   writeKubeconfig,
   type KubeApiServer,
   type KubeObject,
-} from '../../../src/sandbox/apiserver/index.js';
+} from '../../../packages/sandbox/src/apiserver/index.js';
 
 export interface EngineSandbox {
   readonly server: KubeApiServer;

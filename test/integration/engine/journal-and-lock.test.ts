@@ -1,9 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { HolderProcessState, LocalProcesses } from '../../../src/engine/lock/holder-process.js';
-import { ConfigMapJournalStore } from '../../../src/adapters/kube/journal-store.js';
-import { MigrationLock } from '../../../src/adapters/kube/migration-lock.js';
-import { beginApply } from '../../../src/engine/journal/journal-transitions.js';
-import { journalFor, plan, step, cordon } from '../../../src/engine/testing/plan-fixtures.js';
+import type {
+  HolderProcessState,
+  LocalProcesses,
+} from '../../../packages/uproot/src/engine/lock/holder-process.js';
+import { ConfigMapJournalStore } from '../../../packages/uproot/src/adapters/kube/journal-store.js';
+import { MigrationLock } from '../../../packages/uproot/src/adapters/kube/migration-lock.js';
+import { beginApply } from '../../../packages/uproot/src/engine/journal/journal-transitions.js';
+import { journalFor, plan, step, cordon } from '../../../packages/uproot/src/engine/testing/plan-fixtures.js';
 import { engineSandbox, type EngineSandbox } from './harness.js';
 
 let sb: EngineSandbox;

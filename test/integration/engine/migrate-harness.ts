@@ -1,10 +1,14 @@
 /** Runs `migrate` against an engine sandbox with the small plan (shared by the migrate tests). */
 import { join } from 'node:path';
-import { seededRandom } from '../../../src/clock/index.js';
-import type { KubeTransport } from '../../../src/adapters/kube/kube-client.js';
-import { ConfigMapJournalStore } from '../../../src/adapters/kube/journal-store.js';
-import type { EngineEvent } from '../../../src/engine/events.js';
-import { migrate, type MigrateOptions, type MigrateResult } from '../../../src/toolkit/migrate.js';
+import { seededRandom } from '../../../packages/uproot/src/clock/index.js';
+import type { KubeTransport } from '../../../packages/uproot/src/adapters/kube/kube-client.js';
+import { ConfigMapJournalStore } from '../../../packages/uproot/src/adapters/kube/journal-store.js';
+import type { EngineEvent } from '../../../packages/uproot/src/engine/events.js';
+import {
+  migrate,
+  type MigrateOptions,
+  type MigrateResult,
+} from '../../../packages/uproot/src/toolkit/migrate.js';
 import { drive, engineSandbox, type EngineSandbox } from './harness.js';
 import { seedLoadBalancer, smallPlan } from './small-plan.js';
 

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MigrationLock } from '../../../src/adapters/kube/migration-lock.js';
-import type { EngineEvent } from '../../../src/engine/events.js';
+import { MigrationLock } from '../../../packages/uproot/src/adapters/kube/migration-lock.js';
+import type { EngineEvent } from '../../../packages/uproot/src/engine/events.js';
 import { journalOf, run, sandbox, sandboxes } from './migrate-harness.js';
 import { autoRollOut } from './small-plan.js';
 

@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { seededRandom } from '../../../src/clock/index.js';
-import { ConfigMapJournalStore } from '../../../src/adapters/kube/journal-store.js';
-import { migrate } from '../../../src/toolkit/migrate.js';
-import { rollback } from '../../../src/toolkit/rollback.js';
-import { planFromSources, plannerTransforms } from '../../../src/toolkit/migrate-sources.js';
-import type { KubeObject } from '../../../src/sandbox/apiserver/index.js';
+import { seededRandom } from '../../../packages/uproot/src/clock/index.js';
+import { ConfigMapJournalStore } from '../../../packages/uproot/src/adapters/kube/journal-store.js';
+import { migrate } from '../../../packages/uproot/src/toolkit/migrate.js';
+import { rollback } from '../../../packages/uproot/src/toolkit/rollback.js';
+import { planFromSources, plannerTransforms } from '../../../packages/uproot/src/toolkit/migrate-sources.js';
+import type { KubeObject } from '../../../packages/sandbox/src/apiserver/index.js';
 import { drive, engineSandbox, type EngineSandbox } from './harness.js';
 
 const ROLE = [
@@ -20,7 +20,7 @@ beforeEach(async () => {
   sb = await engineSandbox();
   sb.server.store.create('v1/namespaces', { metadata: { name: 'fleet-default' } });
   const cluster = parse(
-    readFileSync(join(import.meta.dirname, '../../../examples/rke2-cluster.yaml'), 'utf8'),
+    readFileSync(join(import.meta.dirname, '../../../packages/uproot/examples/rke2-cluster.yaml'), 'utf8'),
   ) as KubeObject;
   sb.server.store.create('provisioning.cattle.io/v1/clusters', cluster, { namespace: 'fleet-default' });
 });

@@ -5,11 +5,11 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { seededRandom } from '../../../src/clock/index.js';
-import type { MigrationPlan } from '../../../src/core/plan/plan-types.js';
-import { UprootError } from '../../../src/errors/index.js';
-import { migrate } from '../../../src/toolkit/migrate.js';
-import { rollback } from '../../../src/toolkit/rollback.js';
+import { seededRandom } from '../../../packages/uproot/src/clock/index.js';
+import type { MigrationPlan } from '../../../packages/uproot/src/core/plan/plan-types.js';
+import { UprootError } from '../../../packages/uproot/src/errors/index.js';
+import { migrate } from '../../../packages/uproot/src/toolkit/migrate.js';
+import { rollback } from '../../../packages/uproot/src/toolkit/rollback.js';
 import { drive, type EngineSandbox } from './harness.js';
 import { journalOf, sandbox, sandboxes } from './migrate-harness.js';
 import { autoRollOut, smallPlan } from './small-plan.js';

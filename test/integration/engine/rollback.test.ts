@@ -1,8 +1,12 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { seededRandom } from '../../../src/clock/index.js';
-import type { KubeTransport } from '../../../src/adapters/kube/kube-client.js';
-import { rollback, type RollbackOptions, type RollbackRunResult } from '../../../src/toolkit/rollback.js';
+import { seededRandom } from '../../../packages/uproot/src/clock/index.js';
+import type { KubeTransport } from '../../../packages/uproot/src/adapters/kube/kube-client.js';
+import {
+  rollback,
+  type RollbackOptions,
+  type RollbackRunResult,
+} from '../../../packages/uproot/src/toolkit/rollback.js';
 import { drive, type EngineSandbox } from './harness.js';
 import { journalOf, run, sandbox, sandboxes } from './migrate-harness.js';
 import { autoRollOut, endState } from './small-plan.js';

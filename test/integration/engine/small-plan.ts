@@ -2,9 +2,9 @@
  * A small migration plan whose steps all act on the API server (RBAC patch, cordon, CCM DaemonSet, uncordon),
  * and a stand-in DaemonSet controller, for end-to-end engine tests against the sandbox.
  */
-import type { Change, Gate, MigrationPlan } from '../../../src/core/plan/plan-types.js';
-import { plan, step } from '../../../src/engine/testing/plan-fixtures.js';
-import type { KubeApiServer, KubeObject } from '../../../src/sandbox/apiserver/index.js';
+import type { Change, Gate, MigrationPlan } from '../../../packages/uproot/src/core/plan/plan-types.js';
+import { plan, step } from '../../../packages/uproot/src/engine/testing/plan-fixtures.js';
+import type { KubeApiServer, KubeObject } from '../../../packages/sandbox/src/apiserver/index.js';
 
 const CP = 'node-role.kubernetes.io/control-plane=true';
 const KCM_ROLE = 'system::leader-locking-kube-controller-manager';

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { KubeClient } from '../../../src/adapters/kube/kube-client.js';
-import { KubeObjects } from '../../../src/adapters/kube/kube-objects.js';
-import { status, watchStatus, type StatusReport } from '../../../src/toolkit/status.js';
-import { verify, type InstanceFact } from '../../../src/toolkit/verify.js';
+import { KubeClient } from '../../../packages/uproot/src/adapters/kube/kube-client.js';
+import { KubeObjects } from '../../../packages/uproot/src/adapters/kube/kube-objects.js';
+import { status, watchStatus, type StatusReport } from '../../../packages/uproot/src/toolkit/status.js';
+import { verify, type InstanceFact } from '../../../packages/uproot/src/toolkit/verify.js';
 import { drive, type EngineSandbox } from './harness.js';
 import { run, sandbox, sandboxes } from './migrate-harness.js';
 import { autoRollOut } from './small-plan.js';

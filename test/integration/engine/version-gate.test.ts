@@ -3,21 +3,25 @@
  * the nodes' status.nodeInfo.kubeletVersion and the control-plane pods (a set-based label selector), and the
  * pure judgement waits until every part runs the hop's release.
  */
-import { distroFacts } from '../../../src/core/distros/distro-facts.js';
+import { distroFacts } from '../../../packages/uproot/src/core/distros/distro-facts.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { seededRandom, VirtualClock } from '../../../src/clock/index.js';
-import { loadKubeConfig } from '../../../src/adapters/kube/kubeconfig.js';
-import { KubeClient, kubeconfigTransport } from '../../../src/adapters/kube/kube-client.js';
-import { KubeObjects } from '../../../src/adapters/kube/kube-objects.js';
-import { KubeGateReader } from '../../../src/adapters/kube/gate-reader.js';
-import { gates } from '../../../src/core/distros/shared/plan-building.js';
-import { evaluateGate, readGateSnapshot, type GateContext } from '../../../src/engine/gates/evaluate-gate.js';
+import { seededRandom, VirtualClock } from '../../../packages/uproot/src/clock/index.js';
+import { loadKubeConfig } from '../../../packages/uproot/src/adapters/kube/kubeconfig.js';
+import { KubeClient, kubeconfigTransport } from '../../../packages/uproot/src/adapters/kube/kube-client.js';
+import { KubeObjects } from '../../../packages/uproot/src/adapters/kube/kube-objects.js';
+import { KubeGateReader } from '../../../packages/uproot/src/adapters/kube/gate-reader.js';
+import { gates } from '../../../packages/uproot/src/core/distros/shared/plan-building.js';
+import {
+  evaluateGate,
+  readGateSnapshot,
+  type GateContext,
+} from '../../../packages/uproot/src/engine/gates/evaluate-gate.js';
 import {
   DEFAULT_ADMIN,
   startKubeApiServer,
   writeKubeconfig,
   type KubeApiServer,
-} from '../../../src/sandbox/apiserver/index.js';
+} from '../../../packages/sandbox/src/apiserver/index.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,15 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigMapJournalStore } from '../../../src/adapters/kube/journal-store.js';
-import { journalLocationFor } from '../../../src/engine/journal/journal-location.js';
-import { preflight } from '../../../src/toolkit/preflight.js';
-import { fleetMigrate, fleetPreflight } from '../../../src/toolkit/fleet/index.js';
-import { awsEnvironment } from '../../../src/sandbox/aws/index.js';
+import { ConfigMapJournalStore } from '../../../packages/uproot/src/adapters/kube/journal-store.js';
+import { journalLocationFor } from '../../../packages/uproot/src/engine/journal/journal-location.js';
+import { preflight } from '../../../packages/uproot/src/toolkit/preflight.js';
+import { fleetMigrate, fleetPreflight } from '../../../packages/uproot/src/toolkit/fleet/index.js';
+import { awsEnvironment } from '../../../packages/sandbox/src/aws/index.js';
 import { startFleetHarness, type FleetHarness } from './harness.js';
-import { KubeObjects } from '../../../src/adapters/kube/kube-objects.js';
-import { KubeClient } from '../../../src/adapters/kube/kube-client.js';
-import { loadKubeConfig } from '../../../src/adapters/kube/kubeconfig.js';
+import { KubeObjects } from '../../../packages/uproot/src/adapters/kube/kube-objects.js';
+import { KubeClient } from '../../../packages/uproot/src/adapters/kube/kube-client.js';
+import { loadKubeConfig } from '../../../packages/uproot/src/adapters/kube/kubeconfig.js';
 
 /**
  * The fleet commands against a fleet twin of five RKE2 clusters (three healthy, one missing its cluster tags,

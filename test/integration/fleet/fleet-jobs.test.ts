@@ -2,11 +2,11 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KubeClient } from '../../../src/adapters/kube/kube-client.js';
-import { KubeObjects } from '../../../src/adapters/kube/kube-objects.js';
-import { hasApiStatus } from '../../../src/engine/ports.js';
-import { isRecord, metaOf } from '../../../src/sandbox/twin/kube/kube-types.js';
-import { R } from '../../../src/sandbox/twin/kube/twin-kube.js';
+import { KubeClient } from '../../../packages/uproot/src/adapters/kube/kube-client.js';
+import { KubeObjects } from '../../../packages/uproot/src/adapters/kube/kube-objects.js';
+import { hasApiStatus } from '../../../packages/uproot/src/engine/ports.js';
+import { isRecord, metaOf } from '../../../packages/sandbox/src/twin/kube/kube-types.js';
+import { R } from '../../../packages/sandbox/src/twin/kube/twin-kube.js';
 import { startFleetHarness, type FleetHarness } from './harness.js';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fleetMigrate, type FleetMigrateResult } from '../../../src/toolkit/fleet/index.js';
-import { isRecord, metaOf } from '../../../src/sandbox/twin/kube/kube-types.js';
-import { R } from '../../../src/sandbox/twin/kube/twin-kube.js';
+import { fleetMigrate, type FleetMigrateResult } from '../../../packages/uproot/src/toolkit/fleet/index.js';
+import { isRecord, metaOf } from '../../../packages/sandbox/src/twin/kube/kube-types.js';
+import { R } from '../../../packages/sandbox/src/twin/kube/twin-kube.js';
 import { startFleetHarness, type FleetHarness } from './harness.js';
 
 /**

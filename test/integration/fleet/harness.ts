@@ -1,16 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { VirtualClock } from '../../../src/clock/index.js';
-import { recordingIo } from '../../../src/cli/io.js';
-import { runCli } from '../../../src/cli/program.js';
-import '../../../src/cli/commands/index.js';
+import { VirtualClock } from '../../../packages/uproot/src/clock/index.js';
+import { recordingIo } from '../../../packages/uproot/src/cli/io.js';
+import { runCli } from '../../../packages/uproot/src/cli/program.js';
+import '../../../packages/uproot/src/cli/commands/index.js';
 import {
   startFleetTwin,
   type FleetTwin,
   type StartFleetTwinOptions,
-} from '../../../src/sandbox/fleet/fleet-twin.js';
-import type { RunHost } from '../../../src/toolkit/session/run-settings.js';
+} from '../../../packages/sandbox/src/fleet/fleet-twin.js';
+import type { RunHost } from '../../../packages/uproot/src/toolkit/session/run-settings.js';
 
 /**
  * A fleet twin in virtual time (a driver jumps from timer to timer, never during tracked I/O; Job pods join

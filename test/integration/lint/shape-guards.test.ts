@@ -21,13 +21,13 @@ import { runPlan } from '../../engine/run-plan.js';
 import { KubeObjects } from '../../adapters/kube/kube-objects.js';
 export const all = [readFileSync, EC2Client, KubeConfig, runPlan, KubeObjects];
 `;
-    const found = await problems('src/core/plan/guard.ts', code);
+    const found = await problems('packages/uproot/src/core/plan/guard.ts', code);
     expect(found).toHaveLength(5);
     expect(found.every((p) => p.startsWith('no-restricted-imports'))).toBe(true);
     // Tests of the core may read fixture files.
     expect(
       await problems(
-        'src/core/plan/guard.test.ts',
+        'packages/uproot/src/core/plan/guard.test.ts',
         "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n",
       ),
     ).toEqual([]);
@@ -36,46 +36,52 @@ export const all = [readFileSync, EC2Client, KubeConfig, runPlan, KubeObjects];
   it('keeps the adapters out of src/engine, and lets the toolkit wire them', async () => {
     const code =
       "import { KubeObjects } from '../../adapters/kube/kube-objects.js';\nexport const k = KubeObjects;\n";
-    expect(await problems('src/engine/appliers/guard.ts', code)).toEqual([
+    expect(await problems('packages/uproot/src/engine/appliers/guard.ts', code)).toEqual([
       expect.stringMatching(/^no-restricted-imports: .*src\/engine imports no adapter/),
     ]);
-    expect(await problems('src/toolkit/session/guard.ts', code)).toEqual([]);
+    expect(await problems('packages/uproot/src/toolkit/session/guard.ts', code)).toEqual([]);
   });
 
-  it('lets only the CLI sandbox and demo commands import the sandbox', async () => {
-    const code = "import { startTwin } from '../../sandbox/twin/index.js';\nexport const t = startTwin;\n";
+  it('keeps the sandbox out of uproot, and uproot\u2019s insides out of the sandbox', async () => {
+    const deep =
+      "import { startTwin } from '../../../../sandbox/src/twin/index.js';\nexport const t = startTwin;\n";
+    const named = "import { startTwin } from '@uproot/sandbox';\nexport const t = startTwin;\n";
     for (const file of [
-      'src/toolkit/session/guard.ts',
-      'src/cli/commands/plan.ts',
-      'src/engine/gates/guard.ts',
+      'packages/uproot/src/toolkit/session/guard.ts',
+      'packages/uproot/src/cli/commands/guard.ts',
+      'packages/uproot/src/engine/gates/guard.ts',
+      'packages/uproot/src/core/plan/guard.test.ts',
     ]) {
-      expect(await problems(file, code)).toEqual([
-        expect.stringMatching(/^no-restricted-imports: .*never imports src\/sandbox/),
-      ]);
+      for (const code of [deep, named]) {
+        expect(await problems(file, code)).toEqual([
+          expect.stringMatching(/^no-restricted-imports: .*uproot never imports the sandbox package/),
+        ]);
+      }
     }
-    for (const file of [
-      'src/cli/commands/demo.ts',
-      'src/cli/commands/sandbox.ts',
-      'src/sandbox/demo/guard.ts',
-    ]) {
-      expect(await problems(file, code)).toEqual([]);
-    }
+    // The sandbox reaches uproot by its package name (its exports), never by a path into packages/uproot.
+    const byName =
+      "import { plan } from 'uproot';\nimport { runCli } from 'uproot/cli';\nexport const p = [plan, runCli];\n";
+    expect(await problems('packages/sandbox/src/demo/guard.ts', byName)).toEqual([]);
+    const byPath = "import { plan } from '../../../uproot/src/toolkit/plan.js';\nexport const p = plan;\n";
+    expect(await problems('packages/sandbox/src/demo/guard.ts', byPath)).toEqual([
+      expect.stringMatching(/^uproot\/imports-within: packages\/sandbox imports uproot by name only/),
+    ]);
   });
 });
 
 describe('typed errors and function size', () => {
   it('refuses `throw new Error` in src, not in tests', async () => {
     const code = "export function f(): never {\n  throw new Error('x');\n}\n";
-    expect(await problems('src/toolkit/guard.ts', code)).toEqual([
+    expect(await problems('packages/uproot/src/toolkit/guard.ts', code)).toEqual([
       expect.stringMatching(/^no-restricted-syntax: Throw an UprootError subclass/),
     ]);
-    expect(await problems('src/toolkit/guard.test.ts', code)).toEqual([]);
+    expect(await problems('packages/uproot/src/toolkit/guard.test.ts', code)).toEqual([]);
   });
 
   it('warns (not fails) on a function over 80 lines', async () => {
     const body = Array.from({ length: 81 }, (_, i) => `  const v${i} = ${i};`).join('\n');
     const code = `export function long(): number {\n${body}\n  return v0;\n}\n`;
-    const [result] = await eslint.lintText(code, { filePath: 'src/toolkit/guard.ts' });
+    const [result] = await eslint.lintText(code, { filePath: 'packages/uproot/src/toolkit/guard.ts' });
     const messages = (result?.messages ?? []).filter((m) => m.ruleId === 'max-lines-per-function');
     expect(messages).toHaveLength(1);
     expect(messages[0]!.severity).toBe(1);

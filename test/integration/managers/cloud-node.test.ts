@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodeObject } from '../../../src/sandbox/rehearsal/cluster-objects.js';
-import { EMPTY_ACCOUNT_IDS } from '../../../src/sandbox/aws/index.js';
+import { nodeObject } from '../../../packages/sandbox/src/rehearsal/cluster-objects.js';
+import { EMPTY_ACCOUNT_IDS } from '../../../packages/sandbox/src/aws/index.js';
 import { harness, node, type Harness } from './harness.js';
 
 const TAINT = 'node.cloudprovider.kubernetes.io/uninitialized';

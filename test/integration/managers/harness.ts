@@ -1,14 +1,17 @@
-import { VirtualClock, seededRandom, type Random } from '../../../src/clock/index.js';
-import { createLedger, type Ledger } from '../../../src/core/ownership/index.js';
-import type { KubeObject } from '../../../src/sandbox/apiserver/index.js';
-import { startSimulatedManager, type SimulatedManager } from '../../../src/sandbox/managers/index.js';
+import { VirtualClock, seededRandom, type Random } from '../../../packages/uproot/src/clock/index.js';
+import { createLedger, type Ledger } from '../../../packages/uproot/src/core/ownership/index.js';
+import type { KubeObject } from '../../../packages/sandbox/src/apiserver/index.js';
+import {
+  startSimulatedManager,
+  type SimulatedManager,
+} from '../../../packages/sandbox/src/managers/index.js';
 import {
   startRehearsalCluster,
   type ClusterNode,
   type RehearsalCluster,
   type RehearsalClusterOptions,
-} from '../../../src/sandbox/rehearsal/rehearsal-cluster.js';
-import type { ManagerComponent } from '../../../src/core/leader-migration/index.js';
+} from '../../../packages/sandbox/src/rehearsal/rehearsal-cluster.js';
+import type { ManagerComponent } from '../../../packages/uproot/src/core/leader-migration/index.js';
 
 /** A rehearsal cluster on a virtual clock, plus helpers to run managers and move time. */
 export interface Harness {

@@ -5,16 +5,16 @@
  * IMDSv1, tokens required end in the CCM's own start-up error.
  */
 import { describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../../src/clock/index.js';
-import { Ec2MetadataClient } from '../../../src/sandbox/cloud-controllers/ec2-metadata.js';
-import { initAwsCloud } from '../../../src/sandbox/managers/aws-cloud-init.js';
-import { imdsCredentials } from '../../../src/sandbox/managers/imds-credentials.js';
+import { VirtualClock } from '../../../packages/uproot/src/clock/index.js';
+import { Ec2MetadataClient } from '../../../packages/sandbox/src/cloud-controllers/ec2-metadata.js';
+import { initAwsCloud } from '../../../packages/sandbox/src/managers/aws-cloud-init.js';
+import { imdsCredentials } from '../../../packages/sandbox/src/managers/imds-credentials.js';
 import {
   emptyAccountSeed,
   imdsErrorPage,
   podNetworkAddress,
   type AwsSeed,
-} from '../../../src/sandbox/aws/index.js';
+} from '../../../packages/sandbox/src/aws/index.js';
 import { emulatorFor } from '../aws/helpers.js';
 
 const ID = 'i-0d0000000000000a1';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
-import { recordingIo } from '../../../src/cli/io.js';
-import { registerCommands, runCli } from '../../../src/cli/program.js';
-import { addRehearseCommand } from '../../../src/cli/commands/sandbox-rehearse.js';
-import { rehearseSandboxMigration } from '../../../src/sandbox/rehearsal/index.js';
-import { rehearsalDocument, renderRehearsalText } from '../../../src/sandbox/rehearsal/index.js';
+import { recordingIo } from '../../../packages/uproot/src/cli/io.js';
+import { registerCommands, runCli } from '../../../packages/uproot/src/cli/program.js';
+import { addRehearseCommand } from '../../../packages/sandbox/src/cli/sandbox-rehearse.js';
+import { rehearseSandboxMigration } from '../../../packages/sandbox/src/rehearsal/index.js';
+import { rehearsalDocument, renderRehearsalText } from '../../../packages/sandbox/src/rehearsal/index.js';
 
 // The `sandbox` group belongs to src/cli/commands/sandbox.ts; this process registers just the subcommand.
 registerCommands((program: Command, ctx) => addRehearseCommand(program.command('sandbox'), ctx));

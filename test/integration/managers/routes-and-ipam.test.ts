@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { EMPTY_ACCOUNT_IDS } from '../../../src/sandbox/aws/index.js';
-import { nodeObject, REHEARSAL_CLUSTER_CIDR } from '../../../src/sandbox/rehearsal/index.js';
+import { EMPTY_ACCOUNT_IDS } from '../../../packages/sandbox/src/aws/index.js';
+import { nodeObject, REHEARSAL_CLUSTER_CIDR } from '../../../packages/sandbox/src/rehearsal/index.js';
 import { harness, node, type Harness } from './harness.js';
 
 let h: Harness | undefined;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { analyzeLedger } from '../../../src/core/ownership/index.js';
-import { loadBalancerService } from '../../../src/sandbox/rehearsal/cluster-objects.js';
+import { analyzeLedger } from '../../../packages/uproot/src/core/ownership/index.js';
+import { loadBalancerService } from '../../../packages/sandbox/src/rehearsal/cluster-objects.js';
 import { harness, type Harness } from './harness.js';
 
 let h: Harness | undefined;

@@ -1,22 +1,49 @@
 /**
- * The published package as a user gets it: `npm pack` the built tree, install the tarball into a new project
+ * The published packages as a user gets them: `npm pack` the built uproot package, install the tarball into a new project
  * (from the npm cache `npm ci` filled where it can), and use it by its public entry points only — `import { plan }
  * from 'uproot'` on a shipped example, `uproot/core`, `uproot/election`, and TypeScript's view of the same through the
- * `exports` types. Needs dist/ built (`npm test` builds first).
+ * `exports` types. Then the sandbox, a package of its own: without it `uproot demo` says how to get it; with its
+ * tarball installed next to uproot, the demo runs. Needs dist/ built (`npm test` builds first).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { plan as planInRepo } from '../../../src/toolkit/plan.js';
+import { plan as planInRepo } from '../../../packages/uproot/src/toolkit/plan.js';
 
 const REPO = new URL('../../../', import.meta.url).pathname;
+const UPROOT_PACKAGE = join(REPO, 'packages', 'uproot');
+const SANDBOX_PACKAGE = join(REPO, 'packages', 'sandbox');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 let project: string;
 let tarball: string;
 let packed: string[];
+
+/** Packs a workspace package into the project folder: its tarball and the files in it. */
+function pack(dir: string): { tarball: string; files: string[] } {
+  // --ignore-scripts: pack the dist/ this test run built (prepack's clean rebuild would pull it from under
+  // the other test files running in parallel).
+  const out = execFileSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', project], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
+  const info = JSON.parse(out) as { filename: string; files: { path: string }[] }[];
+  return { tarball: join(project, info[0]!.filename), files: info[0]!.files.map((f) => f.path) };
+}
+
+function install(...tarballs: string[]): void {
+  execFileSync(
+    npm,
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs],
+    {
+      cwd: project,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+}
 
 function node(script: string): string {
   return execFileSync(process.execPath, ['--input-type=module', '-e', script], {
@@ -27,24 +54,12 @@ function node(script: string): string {
 
 beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), 'uproot-library-'));
-  // --ignore-scripts: pack the dist/ this test run built (prepack's clean rebuild would pull it from under
-  // the other test files running in parallel).
-  const out = execFileSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', project], {
-    cwd: REPO,
-    encoding: 'utf8',
-  });
-  const info = JSON.parse(out) as { filename: string; files: { path: string }[] }[];
-  tarball = join(project, info[0]!.filename);
-  packed = info[0]!.files.map((f) => f.path);
+  ({ tarball, files: packed } = pack(UPROOT_PACKAGE));
   writeFileSync(
     join(project, 'package.json'),
     JSON.stringify({ name: 'uses-uproot', private: true, type: 'module' }),
   );
-  execFileSync(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], {
-    cwd: project,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  install(tarball);
 }, 300_000);
 
 afterAll(() => {
@@ -52,12 +67,16 @@ afterAll(() => {
 });
 
 describe('the packed uproot package', () => {
-  it('ships the built library, the examples and scenarios; no build state, test fixtures or source maps', () => {
+  it('ships the built library and CLI and the examples; no sandbox, build state, test fixtures or source maps', () => {
     expect(packed).toContain('dist/index.js');
     expect(packed).toContain('dist/index.d.ts');
     expect(packed).toContain('dist/election/index.js');
+    expect(packed).toContain('dist/cli/main.js');
     expect(packed).toContain('examples/rke2-cluster.yaml');
-    expect(packed.some((p) => p.startsWith('scenarios/'))).toBe(true);
+    // The twins, their scenarios and the demo are @uproot/sandbox's.
+    const sandboxFiles = (p: string) => /^(scenarios\/|dist\/(twin|apiserver|demo)\/)/.test(p);
+    expect(packed.filter(sandboxFiles)).toEqual([]);
+    expect(packed.filter((p) => p.startsWith('src/'))).toEqual([]);
     expect(packed.filter((p) => p.endsWith('.tsbuildinfo'))).toEqual([]);
     expect(packed.filter((p) => /fixtures|test-support|\/testing\//.test(p))).toEqual([]);
     expect(packed.filter((p) => p.endsWith('.map'))).toEqual([]);
@@ -185,4 +204,37 @@ export type Lock = LeaseLock;
     }
     expect(misuse).toMatch(/misuse\.ts\(2,\d+\): error TS2322/);
   });
+});
+
+describe('the sandbox, a package of its own', () => {
+  const uproot = (...args: string[]) =>
+    spawnSync(
+      process.execPath,
+      [join(project, 'node_modules', 'uproot', 'dist', 'cli', 'main.js'), ...args],
+      {
+        cwd: project,
+        encoding: 'utf8',
+        env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+      },
+    );
+
+  it('is not in uproot: `uproot demo` says how to get it, exits 2 and writes nothing', () => {
+    const run = uproot('demo', '--dir', join(project, 'no-demo'));
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/UP-SANDBOX-NOT-INSTALLED/);
+    expect(run.stderr).toMatch(/npm install @uproot\/sandbox/);
+    expect(existsSync(join(project, 'no-demo'))).toBe(false);
+  });
+
+  it('installed next to uproot from its own tarball, runs the demo through uproot\u2019s CLI', () => {
+    const sandbox = pack(SANDBOX_PACKAGE);
+    expect(sandbox.files).toContain('dist/cli/index.js');
+    expect(sandbox.files.some((p) => p.startsWith('scenarios/'))).toBe(true);
+    expect(sandbox.files.filter((p) => p.startsWith('src/') || p.endsWith('.tsbuildinfo'))).toEqual([]);
+    install(tarball, sandbox.tarball);
+    const run = uproot('demo', '--dir', join(project, 'demo'), '-o', 'json');
+    expect(run.stderr).not.toMatch(/warning|error/i);
+    const demo = JSON.parse(run.stdout) as { migration: string; exitCode: number };
+    expect(demo).toMatchObject({ migration: 'ran', exitCode: 0 });
+  }, 300_000);
 });

@@ -3,12 +3,12 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { runCli } from '../../../src/cli/program.js';
-import '../../../src/cli/commands/index.js';
-import { recordingIo } from '../../../src/cli/io.js';
-import { migrationPlanSchema } from '../../../src/core/plan/plan-types.js';
+import { runCli } from '../../../packages/uproot/src/cli/program.js';
+import '../../../packages/uproot/src/cli/commands/index.js';
+import { recordingIo } from '../../../packages/uproot/src/cli/io.js';
+import { migrationPlanSchema } from '../../../packages/uproot/src/core/plan/plan-types.js';
 
-const EXAMPLES = new URL('../../../examples/', import.meta.url).pathname;
+const EXAMPLES = new URL('../../../packages/uproot/examples/', import.meta.url).pathname;
 
 function tmp(): string {
   return mkdtempSync(join(os.tmpdir(), 'uproot-plan-'));

@@ -6,8 +6,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { preflight } from '../../../src/toolkit/preflight.js';
-import { UprootError } from '../../../src/errors/index.js';
+import { preflight } from '../../../packages/uproot/src/toolkit/preflight.js';
+import { UprootError } from '../../../packages/uproot/src/errors/index.js';
 import { startPreflightSandbox, type PreflightSandbox } from './sandbox-cluster.js';
 import { check, idsWith } from './report-helpers.js';
 

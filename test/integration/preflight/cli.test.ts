@@ -7,10 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { runCli } from '../../../src/cli/program.js';
-import { recordingIo } from '../../../src/cli/io.js';
-import '../../../src/cli/commands/index.js';
-import { preflightReportSchema, type PreflightReport } from '../../../src/core/checks/index.js';
+import { runCli } from '../../../packages/uproot/src/cli/program.js';
+import { recordingIo } from '../../../packages/uproot/src/cli/io.js';
+import '../../../packages/uproot/src/cli/commands/index.js';
+import {
+  preflightReportSchema,
+  type PreflightReport,
+} from '../../../packages/uproot/src/core/checks/index.js';
 import { startPreflightSandbox, type PreflightSandbox } from './sandbox-cluster.js';
 import { check } from './report-helpers.js';
 

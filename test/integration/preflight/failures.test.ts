@@ -2,10 +2,10 @@
  * One breakage at a time, against the sandbox emulators: each fails exactly the check that judges it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { preflight, type PreflightOptions } from '../../../src/toolkit/preflight.js';
+import { preflight, type PreflightOptions } from '../../../packages/uproot/src/toolkit/preflight.js';
 import { startPreflightSandbox, type PreflightSandbox, type SandboxTweaks } from './sandbox-cluster.js';
 import { check, commandsOf, idsWith } from './report-helpers.js';
-import type { KubeObject } from '../../../src/sandbox/apiserver/index.js';
+import type { KubeObject } from '../../../packages/sandbox/src/apiserver/index.js';
 
 let sandbox: PreflightSandbox | undefined;
 afterEach(async () => {

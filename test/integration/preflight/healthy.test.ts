@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { preflight } from '../../../src/toolkit/preflight.js';
-import { CHECK_IDS } from '../../../src/core/checks/index.js';
+import { preflight } from '../../../packages/uproot/src/toolkit/preflight.js';
+import { CHECK_IDS } from '../../../packages/uproot/src/core/checks/index.js';
 import { startPreflightSandbox, type PreflightSandbox } from './sandbox-cluster.js';
 
 let sandbox: PreflightSandbox | undefined;

@@ -1,4 +1,4 @@
-import type { CheckResult, PreflightReport } from '../../../src/core/checks/index.js';
+import type { CheckResult, PreflightReport } from '../../../packages/uproot/src/core/checks/index.js';
 
 /** The ids of the checks with a status. */
 export function idsWith(report: PreflightReport, status: CheckResult['status']): string[] {

@@ -14,15 +14,15 @@ import {
   type Identity,
   type KubeApiServer,
   type KubeObject,
-} from '../../../src/sandbox/apiserver/index.js';
-import { startAwsEmulator, type AwsEmulator, type AwsSeed } from '../../../src/sandbox/aws/index.js';
+} from '../../../packages/sandbox/src/apiserver/index.js';
+import { startAwsEmulator, type AwsEmulator, type AwsSeed } from '../../../packages/sandbox/src/aws/index.js';
 import {
   healthyCluster,
   subnetCidr,
   type HealthyCluster,
   type HealthyClusterOptions,
-} from '../../../src/core/checks/fixtures/healthy-snapshot.js';
-import { MIGRATION_LEASE_RULE } from '../../../src/core/checks/index.js';
+} from '../../../packages/uproot/src/core/checks/fixtures/healthy-snapshot.js';
+import { MIGRATION_LEASE_RULE } from '../../../packages/uproot/src/core/checks/index.js';
 
 export const ADMIN: Identity = {
   name: 'admin',

@@ -8,13 +8,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../../src/clock/index.js';
-import { awsEnvironment } from '../../../src/sandbox/aws/index.js';
-import { twinTarget } from '../../../src/sandbox/demo/twin-target.js';
-import { loadScenario, parseScenario, type ScenarioInput } from '../../../src/sandbox/scenarios/index.js';
-import { startTwin } from '../../../src/sandbox/twin/index.js';
-import { preflight } from '../../../src/toolkit/preflight.js';
-import type { PreflightReport } from '../../../src/core/checks/index.js';
+import { VirtualClock } from '../../../packages/uproot/src/clock/index.js';
+import { awsEnvironment } from '../../../packages/sandbox/src/aws/index.js';
+import { twinTarget } from '../../../packages/sandbox/src/demo/twin-target.js';
+import {
+  loadScenario,
+  parseScenario,
+  type ScenarioInput,
+} from '../../../packages/sandbox/src/scenarios/index.js';
+import { startTwin } from '../../../packages/sandbox/src/twin/index.js';
+import { preflight } from '../../../packages/uproot/src/toolkit/preflight.js';
+import type { PreflightReport } from '../../../packages/uproot/src/core/checks/index.js';
 import { check, idsWith } from './report-helpers.js';
 
 async function preflightTwin(name: string | ScenarioInput, targetVersion?: string): Promise<PreflightReport> {

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ec2Instances } from '../../../src/adapters/aws/instance-reader.js';
-import { runDemo } from '../../../src/sandbox/demo/run-demo.js';
+import { ec2Instances } from '../../../packages/uproot/src/adapters/aws/instance-reader.js';
+import { runDemo } from '../../../packages/sandbox/src/demo/run-demo.js';
 
 describe('uproot demo on the RKE twin', () => {
   it('rke-intree: migrates through cluster.yml edits and the twin’s rke up, does the manual CCM install, verify passes', async () => {

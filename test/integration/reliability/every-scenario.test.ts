@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ec2Instances } from '../../../src/adapters/aws/instance-reader.js';
-import { runDemo } from '../../../src/sandbox/demo/run-demo.js';
-import { builtinScenarioNames } from '../../../src/sandbox/scenarios/index.js';
+import { ec2Instances } from '../../../packages/uproot/src/adapters/aws/instance-reader.js';
+import { runDemo } from '../../../packages/sandbox/src/demo/run-demo.js';
+import { builtinScenarioNames } from '../../../packages/sandbox/src/scenarios/index.js';
 
 /**
  * Every scenario the twins ship, migrated the way `uproot demo` does it (virtual time): either the migration

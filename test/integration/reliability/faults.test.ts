@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../../src/sandbox/apiserver/index.js';
-import { RANCHER_NAMESPACE } from '../../../src/sandbox/twin/rke2/provisioning-cluster.js';
+import type { KubeObject } from '../../../packages/sandbox/src/apiserver/index.js';
+import { RANCHER_NAMESPACE } from '../../../packages/sandbox/src/twin/rke2/provisioning-cluster.js';
 import {
   CLUSTER_REF,
   endState,

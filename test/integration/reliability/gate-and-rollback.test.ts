@@ -7,7 +7,7 @@ import {
   provisioningCluster,
   startReliabilityTwin,
 } from './harness.js';
-import type { Twin } from '../../../src/sandbox/twin/index.js';
+import type { Twin } from '../../../packages/sandbox/src/twin/index.js';
 
 interface ClusterSpec {
   spec?: { rkeConfig?: Record<string, unknown> };

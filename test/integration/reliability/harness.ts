@@ -1,23 +1,31 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { VirtualClock, type Clock } from '../../../src/clock/index.js';
-import type { EngineEvent } from '../../../src/engine/events.js';
-import type { RunHost, TargetFlags } from '../../../src/toolkit/session/run-settings.js';
-import { awsEnvironment } from '../../../src/sandbox/aws/index.js';
-import { loadScenario } from '../../../src/sandbox/scenarios/index.js';
-import { startTwin, type Twin } from '../../../src/sandbox/twin/index.js';
-import { twinTarget } from '../../../src/sandbox/demo/twin-target.js';
-import { RANCHER_NAMESPACE } from '../../../src/sandbox/twin/rke2/provisioning-cluster.js';
-import { migrate, type MigrateOptions, type MigrateResult } from '../../../src/toolkit/migrate.js';
+import { VirtualClock, type Clock } from '../../../packages/uproot/src/clock/index.js';
+import type { EngineEvent } from '../../../packages/uproot/src/engine/events.js';
+import type { RunHost, TargetFlags } from '../../../packages/uproot/src/toolkit/session/run-settings.js';
+import { awsEnvironment } from '../../../packages/sandbox/src/aws/index.js';
+import { loadScenario } from '../../../packages/sandbox/src/scenarios/index.js';
+import { startTwin, type Twin } from '../../../packages/sandbox/src/twin/index.js';
+import { twinTarget } from '../../../packages/sandbox/src/demo/twin-target.js';
+import { RANCHER_NAMESPACE } from '../../../packages/sandbox/src/twin/rke2/provisioning-cluster.js';
+import {
+  migrate,
+  type MigrateOptions,
+  type MigrateResult,
+} from '../../../packages/uproot/src/toolkit/migrate.js';
 import {
   planFromSources,
   plannerTransforms,
   preflightVerdict,
-} from '../../../src/toolkit/migrate-sources.js';
-import { rollback, type RollbackOptions, type RollbackRunResult } from '../../../src/toolkit/rollback.js';
-import { verify, type VerifyReport } from '../../../src/toolkit/verify.js';
-import { ec2Instances } from '../../../src/adapters/aws/instance-reader.js';
+} from '../../../packages/uproot/src/toolkit/migrate-sources.js';
+import {
+  rollback,
+  type RollbackOptions,
+  type RollbackRunResult,
+} from '../../../packages/uproot/src/toolkit/rollback.js';
+import { verify, type VerifyReport } from '../../../packages/uproot/src/toolkit/verify.js';
+import { ec2Instances } from '../../../packages/uproot/src/adapters/aws/instance-reader.js';
 
 /**
  * A twin driven the way `uproot demo` drives it (real toolkit calls over HTTPS and the AWS SDK), in virtual

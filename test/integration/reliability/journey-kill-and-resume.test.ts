@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../../../src/engine/events.js';
-import type { Twin } from '../../../src/sandbox/twin/index.js';
+import type { EngineEvent } from '../../../packages/uproot/src/engine/events.js';
+import type { Twin } from '../../../packages/sandbox/src/twin/index.js';
 import { endState, overlapDetail, overlaps, startReliabilityTwin, type ReliabilityTwin } from './harness.js';
 
 /**

@@ -5,11 +5,11 @@
  * cluster to 1.27), stops before the switch, and refuses when run again, writing nothing.
  */
 import { describe, expect, it } from 'vitest';
-import { recordingIo } from '../../../src/cli/io.js';
-import { runCli } from '../../../src/cli/program.js';
-import '../../../src/cli/commands/index.js';
-import type { Twin } from '../../../src/sandbox/twin/index.js';
-import { RANCHER_NAMESPACE } from '../../../src/sandbox/twin/rke2/provisioning-cluster.js';
+import { recordingIo } from '../../../packages/uproot/src/cli/io.js';
+import { runCli } from '../../../packages/uproot/src/cli/program.js';
+import '../../../packages/uproot/src/cli/commands/index.js';
+import type { Twin } from '../../../packages/sandbox/src/twin/index.js';
+import { RANCHER_NAMESPACE } from '../../../packages/sandbox/src/twin/rke2/provisioning-cluster.js';
 import { CLUSTER_REF, startReliabilityTwin, type ReliabilityTwin } from './harness.js';
 
 const TARGET = 'v1.28.15+rke2r1';

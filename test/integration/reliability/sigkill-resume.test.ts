@@ -3,14 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RealClock } from '../../../src/clock/index.js';
-import { recordingIo } from '../../../src/cli/io.js';
-import { runCli } from '../../../src/cli/program.js';
-import '../../../src/cli/commands/index.js';
-import { awsEnvironment } from '../../../src/sandbox/aws/index.js';
-import { twinTarget } from '../../../src/sandbox/demo/twin-target.js';
-import { loadScenario } from '../../../src/sandbox/scenarios/index.js';
-import { startTwin, type Twin } from '../../../src/sandbox/twin/index.js';
+import { RealClock } from '../../../packages/uproot/src/clock/index.js';
+import { recordingIo } from '../../../packages/uproot/src/cli/io.js';
+import { runCli } from '../../../packages/uproot/src/cli/program.js';
+import '../../../packages/uproot/src/cli/commands/index.js';
+import { awsEnvironment } from '../../../packages/sandbox/src/aws/index.js';
+import { twinTarget } from '../../../packages/sandbox/src/demo/twin-target.js';
+import { loadScenario } from '../../../packages/sandbox/src/scenarios/index.js';
+import { startTwin, type Twin } from '../../../packages/sandbox/src/twin/index.js';
 
 /**
  * `uproot migrate` killed with SIGKILL (no chance to release its lock) and `--resume` run at once on the same
@@ -19,7 +19,7 @@ import { startTwin, type Twin } from '../../../src/sandbox/twin/index.js';
  * as a person runs it.
  */
 const ROOT = resolve(import.meta.dirname, '../../..');
-const CLI = ['--import', 'tsx', join(ROOT, 'src/cli/main.ts')];
+const CLI = ['--conditions=uproot-source', '--import', 'tsx', join(ROOT, 'packages/uproot/src/cli/main.ts')];
 
 /** Runs `uproot migrate` as its own process and SIGKILLs it once its stderr matches `at`. */
 async function killedAt(

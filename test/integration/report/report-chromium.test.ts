@@ -4,12 +4,19 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildReportModel, journalOwnership, renderReportHtml } from '../../../src/report/index.js';
-import { ec2Instances } from '../../../src/adapters/aws/instance-reader.js';
-import { runDemo } from '../../../src/sandbox/demo/run-demo.js';
-import { journalSchema } from '../../../src/engine/journal/journal-schema.js';
-import { journalFor, plan, step } from '../../../src/engine/testing/plan-fixtures.js';
-import { ownershipReport, type OwnershipInterval } from '../../../src/core/ownership/index.js';
+import {
+  buildReportModel,
+  journalOwnership,
+  renderReportHtml,
+} from '../../../packages/uproot/src/report/index.js';
+import { ec2Instances } from '../../../packages/uproot/src/adapters/aws/instance-reader.js';
+import { runDemo } from '../../../packages/sandbox/src/demo/run-demo.js';
+import { journalSchema } from '../../../packages/uproot/src/engine/journal/journal-schema.js';
+import { journalFor, plan, step } from '../../../packages/uproot/src/engine/testing/plan-fixtures.js';
+import {
+  ownershipReport,
+  type OwnershipInterval,
+} from '../../../packages/uproot/src/core/ownership/index.js';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 // CI installs Debian's chromium (.ci/run); a developer machine without it skips this file.

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseDocument, stringify } from 'yaml';
-import { VirtualClock } from '../../../src/clock/index.js';
-import { installKubelet, type Twin } from '../../../src/sandbox/twin/index.js';
+import { VirtualClock } from '../../../packages/uproot/src/clock/index.js';
+import { installKubelet, type Twin } from '../../../packages/sandbox/src/twin/index.js';
 import { helmChartManifest, seedCcmValues } from './seed-manifests.js';
 import {
   advanceUntil,

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../../src/clock/index.js';
-import type { ScenarioInput } from '../../../src/sandbox/scenarios/index.js';
+import { VirtualClock } from '../../../packages/uproot/src/clock/index.js';
+import type { ScenarioInput } from '../../../packages/sandbox/src/scenarios/index.js';
 import { advanceUntil, nodes, startHarness, type TwinHarness } from './support.js';
 
 /**
@@ -10,7 +10,9 @@ import { advanceUntil, nodes, startHarness, type TwinHarness } from './support.j
  * on), with the instance role it runs under: the IAM gap of the ccm-topology-permission scenario shows up as
  * the CCM's own log line, and nodes are initialised anyway.
  */
-const base = parse(readFileSync('scenarios/ccm-topology-permission.yaml', 'utf8')) as ScenarioInput & {
+const base = parse(
+  readFileSync('packages/sandbox/scenarios/ccm-topology-permission.yaml', 'utf8'),
+) as ScenarioInput & {
   ccm: { values: Record<string, unknown> };
 };
 const NOT_AUTHORIZED =

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { VirtualClock } from '../../../src/clock/index.js';
-import { cloudConfigMap, renderCcmValues } from '../../../src/core/ccm/chart-values.js';
-import type { ScenarioInput } from '../../../src/sandbox/scenarios/index.js';
+import { VirtualClock } from '../../../packages/uproot/src/clock/index.js';
+import { cloudConfigMap, renderCcmValues } from '../../../packages/uproot/src/core/ccm/chart-values.js';
+import type { ScenarioInput } from '../../../packages/sandbox/src/scenarios/index.js';
 import { advanceUntil, nodes, startHarness, type TwinHarness } from './support.js';
 
 /**

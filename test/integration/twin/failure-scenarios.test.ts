@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../../src/clock/index.js';
+import { VirtualClock } from '../../../packages/uproot/src/clock/index.js';
 import {
   advanceUntil,
   clusterRolledOut,

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseDocument, stringify } from 'yaml';
-import { VirtualClock } from '../../../src/clock/index.js';
+import { VirtualClock } from '../../../packages/uproot/src/clock/index.js';
 import {
   advanceUntil,
   nodes,

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../../src/clock/index.js';
+import { VirtualClock } from '../../../packages/uproot/src/clock/index.js';
 import { startHarness, whileAdvancing, type TwinHarness } from './support.js';
 
 /**

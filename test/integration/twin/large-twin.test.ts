@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../../src/clock/index.js';
+import { VirtualClock } from '../../../packages/uproot/src/clock/index.js';
 import { nodes, startHarness, type TwinHarness } from './support.js';
 
 describe('a 1,000-node rke2-intree twin', () => {

@@ -16,10 +16,10 @@ import {
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { fromInstanceMetadata } from '@aws-sdk/credential-providers';
 import { afterEach, describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../../src/clock/index.js';
-import { nodeEnvironment, NOT_ON_A_NODE } from '../../../src/sandbox/aws/index.js';
-import { builtinScenarioNames, loadScenario } from '../../../src/sandbox/scenarios/index.js';
-import { exposeTwin, readSandboxState, startTwin } from '../../../src/sandbox/twin/index.js';
+import { VirtualClock } from '../../../packages/uproot/src/clock/index.js';
+import { nodeEnvironment, NOT_ON_A_NODE } from '../../../packages/sandbox/src/aws/index.js';
+import { builtinScenarioNames, loadScenario } from '../../../packages/sandbox/src/scenarios/index.js';
+import { exposeTwin, readSandboxState, startTwin } from '../../../packages/sandbox/src/twin/index.js';
 
 const saved = { ...process.env };
 afterEach(() => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../../src/clock/index.js';
-import type { Twin } from '../../../src/sandbox/twin/index.js';
+import { VirtualClock } from '../../../packages/uproot/src/clock/index.js';
+import type { Twin } from '../../../packages/sandbox/src/twin/index.js';
 import {
   advanceUntil,
   clusterRolledOut,

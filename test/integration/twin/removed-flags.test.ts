@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../../src/clock/index.js';
-import { installKubelet } from '../../../src/sandbox/twin/kubeadm/installed-kubelet.js';
-import type { Twin } from '../../../src/sandbox/twin/index.js';
+import { VirtualClock } from '../../../packages/uproot/src/clock/index.js';
+import { installKubelet } from '../../../packages/sandbox/src/twin/kubeadm/installed-kubelet.js';
+import type { Twin } from '../../../packages/sandbox/src/twin/index.js';
 import {
   advanceUntil,
   clusterRolledOut,

@@ -1,11 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseDocument, stringify } from 'yaml';
-import { VirtualClock } from '../../../src/clock/index.js';
-import { recordingIo } from '../../../src/cli/io.js';
-import { runCli } from '../../../src/cli/program.js';
-import '../../../src/cli/commands/index.js';
-import { exposeTwin } from '../../../src/sandbox/twin/index.js';
+import { VirtualClock } from '../../../packages/uproot/src/clock/index.js';
+import { recordingIo } from '../../../packages/uproot/src/cli/io.js';
+import { runCli } from '../../../packages/uproot/src/cli/program.js';
+import '../../../packages/uproot/src/cli/commands/index.js';
+import { exposeTwin } from '../../../packages/sandbox/src/twin/index.js';
 import { seedCcmValues } from './seed-manifests.js';
 import {
   nodes,

@@ -14,7 +14,7 @@ import { run } from './support.js';
 /** `uproot sandbox up/status/ledger/down` as a person runs them: separate processes, real time. */
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const CLI = ['--import', 'tsx', join(ROOT, 'src/cli/main.ts')];
+const CLI = ['--conditions=uproot-source', '--import', 'tsx', join(ROOT, 'packages/uproot/src/cli/main.ts')];
 
 function uproot(args: readonly string[], env: NodeJS.ProcessEnv = {}) {
   return run(process.execPath, [...CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env } });

@@ -6,13 +6,18 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../../src/clock/index.js';
-import { loadScenario } from '../../../src/sandbox/scenarios/index.js';
-import { exposeTwin, readSandboxState, startTwin, type Twin } from '../../../src/sandbox/twin/index.js';
+import { VirtualClock } from '../../../packages/uproot/src/clock/index.js';
+import { loadScenario } from '../../../packages/sandbox/src/scenarios/index.js';
+import {
+  exposeTwin,
+  readSandboxState,
+  startTwin,
+  type Twin,
+} from '../../../packages/sandbox/src/twin/index.js';
 import { run } from './support.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const CLI = ['--import', 'tsx', join(ROOT, 'src/cli/main.ts')];
+const CLI = ['--conditions=uproot-source', '--import', 'tsx', join(ROOT, 'packages/uproot/src/cli/main.ts')];
 const uproot = (args: readonly string[]) => run(process.execPath, [...CLI, ...args], { cwd: ROOT });
 
 /** The shell a person has after `source aws.env`: the operator's key must not leak into the node's. */

@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { VirtualClock } from '../../../src/clock/index.js';
-import { loadScenario, type ScenarioInput } from '../../../src/sandbox/scenarios/index.js';
-import { startTwin, type StartTwinOptions, type Twin } from '../../../src/sandbox/twin/index.js';
+import type { VirtualClock } from '../../../packages/uproot/src/clock/index.js';
+import { loadScenario, type ScenarioInput } from '../../../packages/sandbox/src/scenarios/index.js';
+import { startTwin, type StartTwinOptions, type Twin } from '../../../packages/sandbox/src/twin/index.js';
 
 /** Test helpers for twins: start one in a temp dir, run the real kubectl against it, move virtual time. */
 

@@ -1,10 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../../src/clock/index.js';
-import { installKubelet } from '../../../src/sandbox/twin/kubeadm/installed-kubelet.js';
-import type { ScenarioInput } from '../../../src/sandbox/scenarios/index.js';
-import type { Twin } from '../../../src/sandbox/twin/index.js';
+import { VirtualClock } from '../../../packages/uproot/src/clock/index.js';
+import { installKubelet } from '../../../packages/sandbox/src/twin/kubeadm/installed-kubelet.js';
+import type { ScenarioInput } from '../../../packages/sandbox/src/scenarios/index.js';
+import type { Twin } from '../../../packages/sandbox/src/twin/index.js';
 import {
   advanceUntil,
   clusterRolledOut,

@@ -1,0 +1,276 @@
+/**
+ * `uproot demo`: start a twin, then run preflight, migrate and verify against it exactly as a user would
+ * against a real cluster (over HTTPS and the AWS SDK, with the real toolkit functions), write the report,
+ * and stop the twin. The exit code is verify's.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { startDemoClock } from './demo-clock.js';
+import { join } from 'node:path';
+import {
+  RealClock,
+  VirtualClock,
+  type Clock,
+  ExitCode,
+  type PreflightReport,
+  JournalMirror,
+  type RunHost,
+  type EngineEvent,
+  type InstanceReader,
+  preflight,
+  migrate,
+  type MigrateOptions,
+  type MigrateResult,
+  verify,
+  type VerifyReport,
+  buildReportModel,
+  renderReportHtml,
+  renderReportMarkdown,
+  type MigrationPlan,
+  type StepId,
+  type Journal,
+  type StepState,
+} from 'uproot';
+import { analyzeLedger } from 'uproot/core';
+import { awsEnvironment } from '../aws/index.js';
+import { loadScenario } from '../scenarios/index.js';
+import { startTwin, type LedgerReport, type Twin } from '../twin/index.js';
+import { actAsPerson } from './twin-person.js';
+import { twinTarget } from './twin-target.js';
+
+export interface DemoOptions {
+  readonly scenario: string;
+  /** Simulated seconds per real second. */
+  readonly timeScale: number;
+  /** Where the twin and the report go. */
+  readonly dir: string;
+  readonly nodes?: number;
+  /** Where the journey ends (`--target-version`): the migration, then one hop per minor. */
+  readonly targetVersion?: string;
+}
+
+export interface DemoDeps {
+  /** EC2 reads for verify, with the twin's AWS environment (default: the AWS SDK, as verify reads EC2). */
+  readonly instances?: (env: Readonly<Record<string, string | undefined>>) => InstanceReader;
+  readonly onProgress?: (line: string) => void;
+  readonly onEvent?: (event: EngineEvent) => void;
+  /** Default: real time scaled by `timeScale`. */
+  readonly clock?: Clock;
+  /**
+   * Run in virtual time: simulated time advances only while no tracked request is in flight, so the figures
+   * (gaps in particular) do not depend on how busy the machine is.
+   */
+  readonly virtualTime?: boolean;
+  /** The twin's own log (its components, Rancher's planner, rke up, the kubelets). */
+  readonly twinLog?: (line: string) => void;
+  /** Looks at the twin after verify, before it stops (tests read its API objects and ledger). */
+  readonly inspect?: (twin: Twin) => Promise<void> | void;
+}
+
+export interface DemoResult {
+  readonly exitCode: ExitCode;
+  readonly scenario: string;
+  readonly preflight: PreflightReport;
+  readonly migration: MigrateResult;
+  readonly verify: VerifyReport;
+  /** Ground truth from the twin's ownership ledger over the migration. */
+  readonly ledger: LedgerReport;
+  readonly report: { readonly html: string; readonly markdown: string } | undefined;
+  /** What the demo's person did for the steps uproot left to one, in order. */
+  readonly person: readonly { readonly step: StepId; readonly did: string }[];
+  /** The Kubernetes versions the plan went through (absent when it kept the version or nothing ran). */
+  readonly journey: DemoJourney | undefined;
+  /** Ground truth from the twin at the end: what `/version` says, each kubelet, each control-plane pod. */
+  readonly running: {
+    readonly apiServerVersion: string;
+    readonly kubelets: Readonly<Record<string, string>>;
+    readonly controlPlanePods: Readonly<Record<string, string>>;
+  };
+  readonly wallSeconds: number;
+  readonly simulatedSeconds: number;
+}
+
+export interface DemoJourney {
+  readonly from: string;
+  readonly to: string;
+  /** Every step that changed the version, in order, with where it stands in the journal. */
+  readonly hops: readonly { readonly step: StepId; readonly version: string; readonly state: StepState }[];
+}
+
+/** The version steps of the journaled plan and how far each got. */
+export function demoJourney(journal: Journal | undefined): DemoJourney | undefined {
+  const upgrades = journal?.plan.kubernetes.upgrades;
+  if (!journal || !upgrades?.length) return undefined;
+  const states = new Map(journal.steps.map((s) => [s.id, s.state]));
+  return {
+    from: journal.plan.kubernetes.current,
+    to: journal.plan.kubernetes.target,
+    hops: upgrades.map((u) => ({ step: u.step, version: u.version, state: states.get(u.step) ?? 'pending' })),
+  };
+}
+
+/**
+ * The demo's verdict: verify's, and a migration that did not get to its end (a gate failed, nobody could do a
+ * person's step) fails the demo even where verify passes, e.g. stopped between two hops of a journey.
+ */
+export function demoExitCode(migration: MigrateResult, verified: ExitCode): ExitCode {
+  if (verified !== ExitCode.ok) return verified;
+  const o = migration.outcome;
+  const finished =
+    o.type === 'nothing-to-do' ||
+    o.type === 'already-completed' ||
+    (o.type === 'ran' && o.result.type === 'completed');
+  return finished ? ExitCode.ok : ExitCode.failed;
+}
+
+export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDeps): Promise<DemoResult> {
+  const { scenario } = loadScenario(options.scenario, { cwd: host.cwd });
+  const progress = deps.onProgress ?? (() => undefined);
+  const demoClock = startDemoClock({
+    virtualTime: deps.virtualTime ?? false,
+    timeScale: options.timeScale,
+    ...(deps.clock ? { clock: deps.clock } : {}),
+  });
+  const { clock } = demoClock;
+  const wallStart = Date.now();
+  const simStart = clock.now();
+  mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+
+  progress(
+    `starting the ${scenario.name} twin (${scenario.nodes.controlPlane} control-plane, ${scenario.nodes.etcd > 0 ? `${scenario.nodes.etcd} etcd, ` : ''}${scenario.nodes.workers} workers, Kubernetes ${scenario.kubernetesVersion}, ${clockDescription(clock, options.timeScale)})`,
+  );
+  const twin: Twin = await startTwin({
+    scenario,
+    clock,
+    dir: options.dir,
+    ...(options.nodes ? { nodes: options.nodes } : {}),
+    ...(deps.twinLog ? { log: deps.twinLog } : {}),
+  });
+  try {
+    const env = { ...host.env, ...awsEnvironment(twin.aws), AWS_EC2_METADATA_DISABLED: 'true' };
+    const runHost: RunHost = { ...host, env, interactive: false };
+    const { target, execution, runner } = twinTarget(twin, clock);
+    progress(
+      `kubeconfig ${twin.files.kubeconfig} (contexts ${twin.contexts.downstream}${twin.contexts.rancher ? `, ${twin.contexts.rancher}` : ''})`,
+    );
+
+    progress('preflight: auditing the cluster and the AWS account');
+    const targetVersion = options.targetVersion ?? scenario.migration.targetVersion;
+    const versionFlag = targetVersion ? { targetVersion } : {};
+    const pre = await preflight({ ...target, ...versionFlag, env, cwd: host.cwd, clock });
+    const counts = countStatuses(pre.report);
+    progress(`preflight: ${counts}`);
+    for (const c of pre.report.checks.filter((check) => check.status === 'fail'))
+      progress(`preflight: ✗ ${c.title}: ${c.message}`);
+
+    progress(
+      `migrate: executing the plan behind its gates${targetVersion ? ` (to Kubernetes ${targetVersion}, one minor at a time)` : ''}`,
+    );
+    const stateDir = join(options.dir, '.uproot');
+    // The plan as built (the journal's copy drops the artifacts the person's steps use).
+    let built: MigrationPlan | undefined;
+    const runMigrate = (extra: Partial<MigrateOptions>): Promise<MigrateResult> =>
+      migrate(
+        {
+          ...target,
+          yes: true,
+          stateDir,
+          ...versionFlag,
+          ...execution,
+          ...extra,
+        },
+        runHost,
+        {
+          clock,
+          runner,
+          onPlan: (plan, context) => {
+            if (!context.resumed) built = plan;
+          },
+          ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),
+        },
+      );
+    let migration = await runMigrate({});
+    // Steps a person does (RKE without helm-controller: helm installs of the CCM chart): do them, resume.
+    const done: StepId[] = [];
+    const person: { step: StepId; did: string }[] = [];
+    for (;;) {
+      const waiting = migration.outcome.type === 'ran' ? migration.outcome.result : undefined;
+      if (waiting?.type !== 'waiting-for-person' || done.includes(waiting.step)) break;
+      const did = await actAsPerson(twin, clock, built ?? waiting.journal.plan, waiting);
+      if (!did) break;
+      progress(`migrate: ${waiting.step} needs a person; the demo does it: ${did}`);
+      done.push(waiting.step);
+      person.push({ step: waiting.step, did });
+      migration = await runMigrate({ resume: true, manualDone: done });
+    }
+    progress(
+      migration.outcome.type === 'preflight-failed'
+        ? `migrate: refused by preflight, nothing was changed (${targetVersion ? 'the failed check and its fix are above' : 'this scenario shows that defect; its fix is above'})`
+        : `migrate: ${migration.outcome.type === 'ran' ? migration.outcome.result.type : migration.outcome.type}`,
+    );
+
+    progress('verify: proving the end state');
+    // Without a journal (preflight refused), verify is told the distribution rather than guessing it.
+    const verified = await verify(
+      { ...target, distro: scenario.distribution === 'none' ? 'kubeadm' : scenario.distribution },
+      runHost,
+      { clock, ...(deps.instances ? { instances: deps.instances(env) } : {}) },
+    );
+
+    await deps.inspect?.(twin);
+    const end = clock.now();
+    const ledger = twin.ledgerReport();
+    const status = twin.status();
+    const running = { apiServerVersion: status.apiServerVersion, ...status.versions };
+    // The journal is kept under the cluster's name in its definition (kubeadm's is `kubernetes`, not the
+    // scenario's), which the migration's own journal tells.
+    const journal = new JournalMirror(stateDir, journaledName(migration) ?? scenario.clusterName).read();
+    let report: DemoResult['report'];
+    if (journal) {
+      const from = Date.parse(journal.createdAt);
+      const ownership = analyzeLedger(twin.ledger.entries, {
+        window: { from, to: Math.max(from + 1, end) },
+        controllers: ['route', 'service', 'cloud-node-lifecycle'],
+      });
+      const model = buildReportModel(journal, { ownership, now: end });
+      report = { html: join(options.dir, 'report.html'), markdown: join(options.dir, 'report.md') };
+      writeFileSync(report.html, renderReportHtml(model));
+      writeFileSync(report.markdown, renderReportMarkdown(model));
+    }
+    return {
+      exitCode: demoExitCode(migration, verified.exitCode),
+      scenario: scenario.name,
+      preflight: pre.report,
+      migration,
+      verify: verified.report,
+      ledger,
+      report,
+      person,
+      journey: demoJourney(journal),
+      running,
+      wallSeconds: Math.round((Date.now() - wallStart) / 100) / 10,
+      simulatedSeconds: Math.round((end - simStart) / 100) / 10,
+    };
+  } finally {
+    progress('stopping the twin');
+    await twin.close();
+    await demoClock.stop();
+  }
+}
+
+function journaledName(migration: MigrateResult): string | undefined {
+  const o = migration.outcome;
+  if (o.type === 'already-completed') return o.journal.cluster.name;
+  return o.type === 'ran' ? o.result.journal.cluster.name : undefined;
+}
+
+function countStatuses(report: PreflightReport): string {
+  const counts = new Map<string, number>();
+  for (const c of report.checks) counts.set(c.status, (counts.get(c.status) ?? 0) + 1);
+  return ['pass', 'warn', 'fail', 'skip'].map((s) => `${counts.get(s) ?? 0} ${s}`).join(', ');
+}
+
+/** How the demo's time runs, for its first line: virtual time, or real time sped up. */
+export function clockDescription(clock: Clock, timeScale: number): string {
+  if (clock instanceof VirtualClock) return 'virtual time';
+  return clock instanceof RealClock ? `time x${timeScale}` : 'an injected clock';
+}

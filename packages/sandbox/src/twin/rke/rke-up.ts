@@ -1,0 +1,224 @@
+import { type Clock, UprootError } from 'uproot';
+import { atLeast, parseKubernetesVersion } from 'uproot/core';
+import { isRecord } from '../kube/kube-types.js';
+import { R, type TwinKube } from '../kube/twin-kube.js';
+import { hasRole } from '../layout/cluster-layout.js';
+import { distroVersion, type DistroVersion } from '../layout/versions.js';
+import { configKey, type NodeConfig } from '../nodes/node-config.js';
+import type { NodeAgent } from '../nodes/node-agent.js';
+import { cordon, uncordon } from '../nodes/cordon.js';
+import { probeFailures, type ProbeFailure } from '../components/probes.js';
+import { machineFor, parseRkeClusterYaml } from './rke-cluster-config.js';
+import type { Taint } from '../scheduling/taints.js';
+import { rkeHostTaints, rkeNodeConfig } from './rke-node-config.js';
+
+/**
+ * `rke up` against the twin: reads cluster.yml, checks it as RKE does, and rolls the changed nodes
+ * (controlplane hosts one at a time: cordon, restart the changed components, uncordon; then workers in
+ * batches of 10%), logging in RKE's style. One run at a time, like RKE's state lock.
+ */
+
+export type RkeUpResult =
+  | { readonly ok: true; readonly log: readonly string[] }
+  | { readonly ok: false; readonly reason: string; readonly log: readonly string[] };
+
+export interface RkeUpOptions {
+  readonly agents: readonly NodeAgent[];
+  readonly kube: TwinKube;
+  readonly clock: Clock;
+  readonly rolloutDelayMs: number;
+  readonly log: (line: string) => void;
+}
+
+/** The RKE release the twin's `rke up` plays (its log's first line, and `rke --version`). */
+export const TWIN_RKE_VERSION = 'v1.5.10';
+
+export class RkeUp {
+  private running = false;
+  private version: DistroVersion | undefined;
+  /** Each host's role taints from the last cluster.yml that planned (what the final sync writes). */
+  private hostTaints = new Map<NodeAgent, Taint[]>();
+
+  constructor(private readonly options: RkeUpOptions) {}
+
+  /** The configuration each machine gets from a cluster.yml (throws an InputError for a bad file). */
+  plan(text: string, file: string): { configs: Map<NodeAgent, NodeConfig>; version: DistroVersion } {
+    const cluster = parseRkeClusterYaml(text, file);
+    const raw = cluster.kubernetesVersion ?? this.version?.configured ?? 'v1.26.15-rancher1-1';
+    const version = distroVersion('rke', raw);
+    const parsed = parseKubernetesVersion(raw, 'kubernetes_version');
+    // rancher/rke cluster/defaults.go (from v1.4.15/v1.5.0): "Cloud provider %s is invalid for [%s]" when the
+    // in-tree aws provider meets a version >= 1.27.0-rancher0; rke up stops before touching a host.
+    if (cluster.cloudProviderName === 'aws' && atLeast(parsed, 1, 27)) {
+      throw new UprootError('UP-RKE-UP', `Cloud provider aws is invalid for [${raw}]`, {
+        location: { file, field: 'cloud_provider.name', value: 'aws' },
+        hint: 'the in-tree AWS provider is gone in 1.27: migrate to external-aws first, then upgrade',
+      });
+    }
+    const configs = new Map<NodeAgent, NodeConfig>();
+    const hostTaints = new Map<NodeAgent, Taint[]>();
+    const instances = this.options.agents.map((a) => a.instance);
+    for (const entry of cluster.nodes) {
+      const instance = machineFor(entry, instances);
+      if (!instance) {
+        throw new UprootError(
+          'UP-RKE-UP',
+          `Failed to set up SSH tunneling for host [${entry.address}]: no such host in the sandbox`,
+          {
+            location: { file, field: 'nodes', value: entry.address },
+            hint: "list the twin's nodes by their addresses (see the cluster.yml the sandbox wrote)",
+          },
+        );
+      }
+      const agent = this.options.agents.find((a) => a.instance === instance)!;
+      configs.set(agent, rkeNodeConfig(cluster, entry, instance, version));
+      hostTaints.set(agent, rkeHostTaints(entry.roles));
+    }
+    const missing = this.options.agents.filter((a) => !configs.has(a));
+    if (missing.length > 0) {
+      throw new UprootError(
+        'UP-RKE-UP',
+        `cluster.yml does not list host [${missing[0]!.instance.privateIp}]; removing nodes is not simulated`,
+        {
+          location: { file, field: 'nodes', value: missing[0]!.instance.privateIp },
+          hint: 'keep every node of the twin in cluster.yml',
+        },
+      );
+    }
+    this.hostTaints = hostTaints;
+    return { configs, version };
+  }
+
+  /**
+   * The last step of `rke up` (rancher/rke cmd/up.go SyncLabelsAndTaints, k8s/node.go SyncNodeTaints): adds
+   * each host's role taints that its Node lacks (same key, value and effect), leaving other taints alone.
+   */
+  syncNodeTaints(): void {
+    for (const [agent, taints] of this.hostTaints) {
+      const name = agent.nodeName;
+      if (!name || taints.length === 0) continue;
+      this.options.kube.mutate(R.nodes, undefined, name, (draft) => {
+        const spec = isRecord(draft.spec) ? draft.spec : {};
+        const current = Array.isArray(spec.taints) ? (spec.taints as Taint[]) : [];
+        const missing = taints.filter(
+          (t) =>
+            !current.some(
+              (c) => c.key === t.key && (c.value ?? '') === (t.value ?? '') && c.effect === t.effect,
+            ),
+        );
+        if (missing.length === 0) return undefined;
+        draft.spec = { ...spec, taints: [...current, ...missing] };
+        return draft;
+      });
+    }
+  }
+
+  /** Boot-time: remembers the version the cluster was built with. */
+  setVersion(version: DistroVersion): void {
+    this.version = version;
+  }
+
+  async up(text: string, file: string): Promise<RkeUpResult> {
+    const lines: string[] = [];
+    const started = this.options.clock.now();
+    const say = (level: 'INFO' | 'WARN' | 'FATA', line: string): void => {
+      const seconds = String(Math.floor((this.options.clock.now() - started) / 1000)).padStart(4, '0');
+      const formatted = `${level}[${seconds}] ${line}`;
+      lines.push(formatted);
+      this.options.log(`rke up: ${formatted}`);
+    };
+    if (this.running) {
+      return { ok: false, reason: 'another rke up is in progress on this cluster', log: lines };
+    }
+    this.running = true;
+    try {
+      say('INFO', `Running RKE version: ${TWIN_RKE_VERSION} (uproot sandbox)`);
+      say('INFO', 'Initiating Kubernetes cluster');
+      let plan: ReturnType<RkeUp['plan']>;
+      try {
+        plan = this.plan(text, file);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        say('FATA', reason);
+        return { ok: false, reason, log: lines };
+      }
+      this.version = plan.version;
+      const changed = [...plan.configs].filter(
+        ([agent, config]) => configKey(agent.runningConfig) !== configKey(config),
+      );
+      // RKE's etcd plane (rolled one host at a time) is not simulated: an etcd-only host restarts its kubelet
+      // with the workers, which is where `rke up` redeploys every host's kubelet (services/workerplane.go).
+      const controlPlane = changed.filter(([a]) => hasRole(a.instance, 'control-plane'));
+      const workers = changed.filter(([a]) => !hasRole(a.instance, 'control-plane'));
+      say('INFO', `[controlplane] Processing controlplane hosts for upgrade 1 at a time`);
+      for (const [agent, config] of controlPlane) {
+        const failure = await this.roll(agent, config, 'controlplane', say);
+        if (failure) {
+          const reason = `[controlPlane] Failed to upgrade Control Plane: [${failure}]`;
+          say('FATA', reason);
+          return { ok: false, reason, log: lines };
+        }
+        if (this.options.rolloutDelayMs > 0) await this.options.clock.sleep(this.options.rolloutDelayMs);
+      }
+      say('INFO', `[controlplane] Successfully upgraded Controller Plane..`);
+      const batch = Math.max(1, Math.ceil(workers.length * 0.1));
+      if (workers.length > 0) say('INFO', `[worker] Upgrading Worker Plane..`);
+      for (let i = 0; i < workers.length; i += batch) {
+        const failures = await Promise.all(
+          workers.slice(i, i + batch).map(([agent, config]) => this.roll(agent, config, 'worker', say)),
+        );
+        const failed = failures.filter((f): f is string => f !== undefined);
+        if (failed.length > 0) {
+          const reason = `[workerPlane] Failed to upgrade Worker Plane: [${failed.join(' ')}]`;
+          say('FATA', reason);
+          return { ok: false, reason, log: lines };
+        }
+      }
+      say('INFO', '[sync] Syncing nodes Labels and Taints');
+      this.syncNodeTaints();
+      say('INFO', '[sync] Successfully synced nodes Labels and Taints');
+      say('INFO', 'Finished building Kubernetes cluster successfully');
+      return { ok: true, log: lines };
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** Upgrades one host; returns RKE's healthcheck error when a service does not come up (it stays cordoned). */
+  private async roll(
+    agent: NodeAgent,
+    config: NodeConfig,
+    plane: string,
+    say: (level: 'INFO', line: string) => void,
+  ): Promise<string | undefined> {
+    const host = agent.instance.privateIp;
+    const before = agent.nodeName;
+    if (before) cordon(this.options.kube, before);
+    say('INFO', `[${plane}] Upgrading ${plane} host [${host}]`);
+    await agent.apply(config);
+    await this.options.clock.sleep(HEALTHCHECK_DELAY_MS);
+    const failure = probeFailures(agent)[0];
+    if (failure) return healthcheckError(failure, host);
+    const after = agent.nodeName;
+    if (after) uncordon(this.options.kube, after);
+    if (before && before !== after) uncordon(this.options.kube, before);
+    say('INFO', `[${plane}] Finished upgrading ${plane} host [${host}]`);
+    return undefined;
+  }
+}
+
+/** RKE checks each service's healthz (10 tries, 5 s apart) after it upgrades a host. */
+const HEALTHCHECK_DELAY_MS = 1_000;
+
+const HEALTHZ: Readonly<Record<string, string>> = {
+  'kube-apiserver': 'https://localhost:6443/healthz',
+  'kube-controller-manager': 'https://localhost:10257/healthz',
+  kubelet: 'http://localhost:10248/healthz',
+};
+
+/** As rancher/rke services/healthcheck.go reports a service that never answered (with its last log line). */
+function healthcheckError(failure: ProbeFailure, host: string): string {
+  const url = HEALTHZ[failure.component] ?? 'http://localhost/healthz';
+  const port = /:(\d+)\//.exec(url)?.[1] ?? '';
+  return `Failed to verify healthcheck: Failed to check ${url} for service [${failure.component}] on host [${host}]: Get "${url}": dial tcp 127.0.0.1:${port}: connect: connection refused, log: ${failure.log}`;
+}
