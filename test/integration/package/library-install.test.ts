@@ -6,7 +6,7 @@
  * tarball installed next to uproot, the demo runs. Needs dist/ built (`npm test` builds first).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +72,7 @@ describe('the packed uproot package', () => {
     expect(packed).toContain('dist/index.d.ts');
     expect(packed).toContain('dist/election/index.js');
     expect(packed).toContain('dist/cli/main.js');
+    expect(packed).toContain('bin/uproot.js');
     expect(packed).toContain('examples/rke2-cluster.yaml');
     // The twins, their scenarios and the demo are @uproot/sandbox's.
     const sandboxFiles = (p: string) => /^(scenarios\/|dist\/(twin|apiserver|demo)\/)/.test(p);
@@ -217,6 +218,18 @@ describe('the sandbox, a package of its own', () => {
         env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
       },
     );
+
+  it('installs the `uproot` command, which runs without the sandbox', () => {
+    const bin = join(project, 'node_modules', '.bin', 'uproot');
+    const version = execFileSync(bin, ['--version'], {
+      cwd: project,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    expect(version.trim()).toBe(
+      JSON.parse(readFileSync(join(UPROOT_PACKAGE, 'package.json'), 'utf8')).version,
+    );
+  });
 
   it('is not in uproot: `uproot demo` says how to get it, exits 2 and writes nothing', () => {
     const run = uproot('demo', '--dir', join(project, 'no-demo'));
