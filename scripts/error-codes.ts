@@ -36,15 +36,17 @@ export function errorDocPaths(root: string): {
 } {
   // The workspace's packages (packages/*/src), named from packages/; or a lone src/ (a small test tree).
   const packages = path.join(root, 'packages');
-  const src = existsSync(packages)
-    ? readdirSync(packages)
-        .sort()
-        .map((p) => path.join(packages, p, 'src'))
-        .filter((d) => existsSync(d))
-    : [path.join(root, 'src')];
+  const base = existsSync(packages) ? packages : path.join(root, 'src');
+  const src =
+    base === packages
+      ? readdirSync(packages)
+          .sort()
+          .map((p) => path.join(packages, p, 'src'))
+          .filter((d) => existsSync(d))
+      : [base];
   return {
     src,
-    base: existsSync(packages) ? packages : path.join(root, 'src'),
+    base,
     meanings: path.join(root, 'docs', 'error-meanings.yaml'),
     doc: path.join(root, 'docs', 'errors.md'),
   };
