@@ -93,10 +93,7 @@ function expectJourney(
   expect(version?.title).toContain(expected.kubelet);
 }
 
-// One retry: a whole journey runs in process beside the other suites, and the twin's watch streams are real
-// sockets the virtual clock does not wait for (decision 0006), so on a saturated CI machine a kubeadm journey
-// once stopped short (1 run in ~10). A retry that fails again fails the suite; the message carries the demo's why.
-describe('uproot demo --target-version: the journey rehearsed on the twin', { retry: 1 }, () => {
+describe('uproot demo --target-version: the journey rehearsed on the twin', () => {
   it('refuses a version it cannot read before starting anything', async () => {
     const io = recordingIo({ env: { PATH: process.env.PATH }, cwd: root });
     expect(await runCli(['demo', '--target-version', 'banana', '--dir', join(root, 'never')], io)).toBe(2);

@@ -129,6 +129,29 @@ describe('simulated manager start-up', () => {
     });
   });
 
+  it('holds virtual time still while it reads its files (a slow disk does not lengthen a restart)', async () => {
+    const clock = new VirtualClock(0);
+    const manager = startSimulatedManager({
+      component: 'kube-controller-manager',
+      nodeName: 'n',
+      args: ['--cloud-provider=aws', '--enable-leader-migration', '--leader-migration-config=/etc/lm.conf'],
+      kubernetesVersion: '1.26',
+      kube: { server: 'http://127.0.0.1:9', token: 't' },
+      aws: { endpoint: 'http://127.0.0.1:9', credentials: { accessKeyId: 'A', secretAccessKey: 'x' } },
+      clock,
+      random: seededRandom(3),
+      ledger: createLedger(),
+      // A real 30 ms read (an untracked one let a driver race ahead by seconds under load: the demo's gaps).
+      readFile: () => new Promise((resolve) => setTimeout(() => resolve('kind: Nonsense'), 30)),
+    });
+    let exited = false;
+    void manager.exited.then(() => (exited = true));
+    while (!exited) await clock.advanceBy(250);
+    expect((await manager.exited).code).toBe(1);
+    // One driver step: the first advance waited for the read to finish instead of firing through it.
+    expect(clock.now()).toBe(250);
+  });
+
   it('does not read the configuration file when migration is off (upstream ApplyTo)', async () => {
     const read: string[] = [];
     const manager = startSimulatedManager({
