@@ -47,8 +47,12 @@ export interface ReliabilityTwin {
   /** verify, repeated a few simulated minutes while only rollouts are still finishing (see settledVerify). */
   settledVerify(): Promise<{ report: VerifyReport; exitCode: number; attempts: number }>;
   rollback(options?: Partial<RollbackOptions>): Promise<RollbackRunResult>;
+  /** For a failing assertion's message: what cannot run, the managers, and the twin's last log lines. */
+  explain(lines?: number): string;
   close(): Promise<void>;
 }
+
+const LOG_KEPT = 300;
 
 export const CLUSTER_REF = 'provisioning.cattle.io/v1/clusters';
 
@@ -65,8 +69,14 @@ export async function startReliabilityTwin(scenarioName = 'rke2-intree'): Promis
     await driver;
   };
   let twin: Twin;
+  const log: string[] = [];
+  const started = clock.now();
+  const record = (line: string): void => {
+    log.push(`${((clock.now() - started) / 1000).toFixed(3)}s ${line}`);
+    if (log.length > LOG_KEPT) log.shift();
+  };
   try {
-    twin = await startTwin({ scenario, clock, dir: join(dir, 'twin') });
+    twin = await startTwin({ scenario, clock, dir: join(dir, 'twin'), log: record });
   } catch (error) {
     await stop();
     throw error;
@@ -129,6 +139,10 @@ export async function startReliabilityTwin(scenarioName = 'rke2-intree'): Promis
         transformsFor: plannerTransforms,
         onEvent: (e) => events.push(e),
       }),
+    explain: (lines = 60) => {
+      const { failing, managers } = twin.status();
+      return JSON.stringify({ failing, managers, log: log.slice(-lines) }, null, 1);
+    },
     close: async () => {
       await twin.close();
       await stop();

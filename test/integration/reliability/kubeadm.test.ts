@@ -79,7 +79,10 @@ describe('uproot migrate and rollback on the kubeadm-intree twin', () => {
       expect(end.outcome.type === 'ran' && end.outcome.result.type).toBe('completed');
 
       const verified = await sb.settledVerify();
-      expect(verified.report.checks.filter((c) => c.status === 'fail')).toEqual([]);
+      expect(
+        verified.report.checks.filter((c) => c.status === 'fail'),
+        sb.explain(),
+      ).toEqual([]);
       expect(verified.report.checks.find((c) => c.id === 'kubernetes-version')?.status).toBe('pass');
       expect(overlaps(sb.twin), overlapDetail(sb.twin)).toEqual({});
       const { versions, apiServerVersion } = sb.twin.status();

@@ -273,9 +273,19 @@ spec:
       expect(hop.gates.map((g) => g.type)).toEqual([
         'kubernetes-version',
         'control-plane-flags',
+        'ccm-static-pods',
         'nodes-initialized',
         'load-balancers-kept',
       ]);
+      // The hop waits for the CCM pod its manifest describes: the gate's tag is the file's.
+      const written = /cloud-controller-manager:(\S+)/.exec(
+        afterStep(plan, hop.id, 'cloud-controller-manager.yaml'),
+      )?.[1];
+      expect(hop.gates.find((g) => g.type === 'ccm-static-pods')).toEqual({
+        type: 'ccm-static-pods',
+        expect: { imageTag: written },
+        timeoutSeconds: 900,
+      });
     }
     const kcm = parse(
       afterStep(plan, 'upgrade-kubernetes-1.33', 'kube-controller-manager.yaml'),

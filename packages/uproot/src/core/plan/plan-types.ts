@@ -234,6 +234,15 @@ export const gateSchema = z.discriminatedUnion('type', [
     }),
     timeoutSeconds: z.number(),
   }),
+  z.object({
+    type: z.literal('ccm-static-pods'),
+    /**
+     * kubeadm: the cloud-controller-manager static pod runs, Running and Ready, on every control-plane node as
+     * its manifest now says (the image tag it pins, leader migration on or off; an absent field is not checked).
+     */
+    expect: z.object({ imageTag: z.string().optional(), leaderMigration: z.boolean().optional() }),
+    timeoutSeconds: z.number(),
+  }),
   z.object({ type: z.literal('nodes-initialized'), timeoutSeconds: z.number() }),
   z.object({ type: z.literal('load-balancers-kept'), timeoutSeconds: z.number() }),
   z.object({ type: z.literal('no-ownership-overlap') }),

@@ -146,6 +146,8 @@ export function renderGate(gate: Gate): string {
       return `A ${gate.by} holds Lease kube-system/${gate.leaseName} ${t(gate.timeoutSeconds)}: \`kubectl get lease -n kube-system ${gate.leaseName} -o jsonpath='{.spec.holderIdentity}'\``;
     case 'control-plane-flags':
       return `Every control-plane node runs with cloud provider ${gate.expect.cloudProvider} and leader migration ${gate.expect.kcmLeaderMigration ? 'enabled' : 'disabled'} on kube-controller-manager ${t(gate.timeoutSeconds)} (check the static pods' flags, e.g. \`kubectl get pods -n kube-system -l component=kube-controller-manager -o yaml | grep -e cloud-provider -e leader-migration\`)`;
+    case 'ccm-static-pods':
+      return `The cloud-controller-manager static pod runs${gate.expect.imageTag ? ` image tag ${gate.expect.imageTag}` : ''}${gate.expect.leaderMigration === undefined ? '' : ` with leader migration ${gate.expect.leaderMigration ? 'enabled' : 'disabled'}`}, Running and Ready, on every control-plane node ${t(gate.timeoutSeconds)}: \`kubectl get pods -n kube-system -o wide | grep cloud-controller-manager\``;
     case 'cluster-rolled-out':
       return `The cluster finished rolling out the change ${t(gate.timeoutSeconds)} (Rancher shows it Active / \`rke up\` finished; all nodes Ready)`;
     case 'kubernetes-version':

@@ -7,6 +7,7 @@ import type { Gate, ObjectRef } from '../../core/plan/plan-types.js';
 import { assertNever, InternalError } from '../../errors/index.js';
 import type { LeaseRecord, LoadBalancerRecord } from '../journal/journal-schema.js';
 import { evaluateRbacAllows, splitResource } from './access.js';
+import { evaluateCcmStaticPods } from './ccm-static-pods.js';
 import { evaluateClusterRolledOut } from './cluster-rollout.js';
 import { evaluateControlPlaneFlags } from './control-plane-flags.js';
 import { evaluateDaemonSetRollout } from './daemonset-rollout.js';
@@ -59,6 +60,11 @@ export type GateSnapshot =
       readonly nodes: readonly NodeFacts[];
       readonly pods: readonly ComponentPodFacts[];
     }
+  | {
+      readonly type: 'ccm-static-pods';
+      readonly nodes: readonly NodeFacts[];
+      readonly pods: readonly ComponentPodFacts[];
+    }
   | { readonly type: 'cluster-rolled-out'; readonly cluster: ClusterObjectFacts | undefined }
   | ({ readonly type: 'kubernetes-version' } & VersionFacts)
   | { readonly type: 'nodes-initialized'; readonly nodes: readonly NodeFacts[] }
@@ -91,6 +97,12 @@ export async function readGateSnapshot(
         type: gate.type,
         nodes: await reader.nodes(ctx.controlPlaneSelector),
         pods: await managerPods(reader, ctx, 'kube-controller-manager'),
+      };
+    case 'ccm-static-pods':
+      return {
+        type: gate.type,
+        nodes: await reader.nodes(ctx.controlPlaneSelector),
+        pods: await reader.componentPods('cloud-controller-manager'),
       };
     case 'cluster-rolled-out':
       return {
@@ -182,6 +194,10 @@ export function evaluateGate(gate: Gate, snapshot: GateSnapshot, ctx: GateContex
       const s = snapshotOf(snapshot, gate.type);
       return evaluateControlPlaneFlags(ctx.facts, s.nodes, s.pods, gate.expect, ctx.controlPlaneSelector);
     }
+    case 'ccm-static-pods': {
+      const s = snapshotOf(snapshot, gate.type);
+      return evaluateCcmStaticPods(s.nodes, s.pods, gate.expect, ctx.controlPlaneSelector);
+    }
     case 'cluster-rolled-out':
       return evaluateClusterRolledOut(
         ctx.facts,
@@ -245,6 +261,8 @@ export function describeGate(gate: Gate): string {
       return `lease ${gate.leaseName} held by ${gate.by}`;
     case 'control-plane-flags':
       return `kube-controller-manager flags: --cloud-provider=${gate.expect.cloudProvider}, leader migration ${gate.expect.kcmLeaderMigration ? 'on' : 'off'}`;
+    case 'ccm-static-pods':
+      return `cloud-controller-manager static pods${gate.expect.imageTag ? ` ${gate.expect.imageTag}` : ''} running on every control-plane node`;
     case 'cluster-rolled-out':
       return 'cluster rolled out';
     case 'kubernetes-version':

@@ -177,6 +177,7 @@ export function addKubeadmHop(
       gates: [
         gates.kubernetesVersion('kubeadm', hop.version),
         gates.controlPlaneFlags('external', false),
+        gates.ccmStaticPods({ imageTag: hop.ccmTag }),
         gates.nodesInitialized(),
         gates.loadBalancersKept(),
       ],

@@ -143,7 +143,10 @@ export function addInstallCcm(plan: PlanAssembly, ctx: KubeadmStepContext): void
         installed.text,
       ),
     ],
-    gates: [gates.noOwnershipOverlap()],
+    gates: [
+      gates.ccmStaticPods({ imageTag: ctx.tags.installTag, leaderMigration: true }),
+      gates.noOwnershipOverlap(),
+    ],
     undo: {
       description:
         'Remove the CCM static pod (the KCMs keep the cloud controllers through the migration lease).',
@@ -210,6 +213,7 @@ export function addRollControlPlane(plan: PlanAssembly, ctx: KubeadmStepContext)
       ...(ctx.versions.upgrade ? [gates.kubernetesVersion('kubeadm', ctx.versions.target.raw)] : []),
       gates.controlPlaneFlags('external', false),
       gates.migrationLeaseHeld('cloud-controller-manager'),
+      ...(ccmMoves ? [gates.ccmStaticPods({ imageTag: ctx.tags.targetTag, leaderMigration: true })] : []),
       gates.nodesInitialized(),
       gates.loadBalancersKept(),
       gates.noOwnershipOverlap(),
@@ -255,7 +259,7 @@ export function addDisableLeaderMigration(plan: PlanAssembly, ctx: KubeadmStepCo
         writeFile(CCM_MANIFEST_PATH, 'CCM without leader migration.', rolled.text, final.text),
         deleteFile(LEADER_MIGRATION_FILE),
       ],
-      gates: [gates.noOwnershipOverlap()],
+      gates: [gates.ccmStaticPods({ leaderMigration: false }), gates.noOwnershipOverlap()],
       undo: {
         description: 'Re-enable leader migration on the CCM.',
         changes: [

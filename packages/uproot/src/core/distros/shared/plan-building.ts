@@ -50,6 +50,12 @@ export const gates = {
     name: CCM_CHART.daemonSet,
     timeoutSeconds: TIMEOUTS.daemonSet,
   }),
+  /** kubeadm: the CCM static pod runs its new manifest on every control-plane node (the chart's is ccmRolledOut). */
+  ccmStaticPods: (expect: { imageTag?: string; leaderMigration?: boolean }): Gate => ({
+    type: 'ccm-static-pods',
+    expect,
+    timeoutSeconds: TIMEOUTS.daemonSet,
+  }),
   nodesCordoned: (selector: string): Gate => ({
     type: 'nodes-cordoned',
     selector,
