@@ -4,6 +4,7 @@
  * the old pod is still Running: the gate waits for the pod the manifest describes (its image tag and its
  * leader-migration flag), Running and Ready, on each node. The DaemonSet gate is the same proof for the chart.
  */
+import { imageTag } from '../../core/ccm/ccm-image.js';
 import { flagEnabled, parseFlags } from '../../core/checks/facts/component-flags.js';
 import type { ComponentPodFacts, NodeFacts } from './gate-facts.js';
 import { pass, someNames, wait, type GateVerdict } from './gate-verdict.js';
@@ -21,8 +22,7 @@ export function ccmPodMismatch(pod: ComponentPodFacts, expect: CcmPodExpectation
   const problems: string[] = [];
   if (flags.get('cloud-provider') !== 'aws')
     problems.push(`--cloud-provider=${flags.get('cloud-provider') ?? '(unset)'} (expected aws)`);
-  const tag = pod.image?.includes(':') ? pod.image.slice(pod.image.lastIndexOf(':') + 1) : undefined;
-  if (expect.imageTag !== undefined && tag !== expect.imageTag)
+  if (expect.imageTag !== undefined && (pod.image && imageTag(pod.image)) !== expect.imageTag)
     problems.push(`image ${pod.image ?? '(none)'} (expected tag ${expect.imageTag})`);
   const migration = flagEnabled(flags, 'enable-leader-migration', false);
   if (expect.leaderMigration !== undefined && migration !== expect.leaderMigration)
