@@ -41,6 +41,14 @@ export function lookup(root: unknown, path: FieldPath): Lookup {
   return { present: true, value: current };
 }
 
+/**
+ * Sets an own property, as JSON.parse makes one: a key such as `__proto__` (which JSON may carry) is data, and a
+ * plain assignment would set the object's prototype instead.
+ */
+export function setOwn(container: object, key: string | number, value: unknown): void {
+  Object.defineProperty(container, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
 /** Sets a value, creating objects on the way. `root` must be a record and is mutated. */
 export function setPath(root: JsonRecord, path: FieldPath, value: unknown): void {
   if (path.length === 0) throw new RangeError('cannot set the root');
@@ -48,15 +56,15 @@ export function setPath(root: JsonRecord, path: FieldPath, value: unknown): void
   for (let i = 0; i < path.length - 1; i++) {
     const key = path[i]!;
     const nextKey = path[i + 1]!;
-    const container = current as JsonRecord & unknown[];
-    let next: unknown = (container as Record<string | number, unknown>)[key];
+    const container = current as Record<string | number, unknown>;
+    let next: unknown = Object.hasOwn(container, key) ? container[key] : undefined;
     if (typeof next !== 'object' || next === null) {
       next = typeof nextKey === 'number' ? [] : {};
-      (container as Record<string | number, unknown>)[key] = next;
+      setOwn(container, key, next);
     }
     current = next;
   }
-  (current as Record<string | number, unknown>)[path[path.length - 1]!] = value;
+  setOwn(current as object, path[path.length - 1]!, value);
 }
 
 /** Removes a field (or an array element) when present. `root` is mutated. */

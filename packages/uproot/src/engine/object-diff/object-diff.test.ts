@@ -73,6 +73,17 @@ describe('diffFields / invertFields', () => {
     expect(invertFields(once, fields)).toEqual({ value: { a: 1 }, conflicts: [] });
   });
 
+  it('treats a `__proto__` key as data, as JSON.parse does (found by the property below, seed -779115770)', () => {
+    const before = { c: {} };
+    const after = JSON.parse('{"c":{"__proto__":null}}') as Record<string, unknown>;
+    const fields = diffFields(before, after, { arrays: 'atomic' });
+    const applied = applyFields(before, fields) as { c: object };
+    expect(Object.hasOwn(applied.c, '__proto__')).toBe(true);
+    expect(JSON.stringify(applied)).toBe('{"c":{"__proto__":null}}');
+    expect(Object.getPrototypeOf(applied.c)).toBe(Object.prototype);
+    expect(JSON.stringify(invertFields(after, fields).value)).toBe('{"c":{}}');
+  });
+
   const json = fc.jsonValue({ maxDepth: 3 });
   const record = fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd'), json, { maxKeys: 4 });
   it('property: apply(diff) reaches `after`, and invert on `after` gets back `before`', () => {
