@@ -78,7 +78,15 @@ function controllerReport(
   const intervals = raw
     .map((i) => ({ ...i, from: Math.max(i.from, window.from), to: Math.min(i.to, window.to) }))
     .filter((i) => i.to > i.from)
-    .sort((a, b) => a.from - b.from || a.identity.localeCompare(b.identity));
+    // A total order, so the report does not depend on the order the intervals came in.
+    .sort(
+      (a, b) =>
+        a.from - b.from ||
+        a.identity.localeCompare(b.identity) ||
+        a.to - b.to ||
+        a.controllerName.localeCompare(b.controllerName) ||
+        Number(a.open) - Number(b.open),
+    );
   const first = intervals[0];
   if (!first) {
     return {
