@@ -185,7 +185,9 @@ function controllersText(rows: readonly ControllerRow[]): string[] {
   return [
     'Migrated controllers (ownership from the twin\u2019s ledger; overlap must be 0):',
     ...rows.filter((row) => row.migrated).map(line),
-    ...(others.length > 0 ? ['Other controllers (leader migration does not move them):', ...others.map(line)] : []),
+    ...(others.length > 0
+      ? ['Other controllers (leader migration does not move them):', ...others.map(line)]
+      : []),
   ];
 }
 
