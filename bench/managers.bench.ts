@@ -1,7 +1,7 @@
 // `npx tsx bench/run.ts managers`: the over-HTTP rehearsal's wall time in both modes, and how fast a CCM
 // initializes a batch of tainted nodes against the sandbox API server and AWS emulator (virtual time).
 import { VirtualClock, seededRandom } from '../packages/uproot/src/clock/index.js';
-import { createLedger } from '../packages/uproot/src/core/ownership/index.js';
+import { controllerFigures, createLedger } from '../packages/uproot/src/core/ownership/index.js';
 import { EMPTY_ACCOUNT_IDS } from '../packages/sandbox/src/aws/index.js';
 import { startSimulatedManager } from '../packages/sandbox/src/managers/index.js';
 import {
@@ -22,10 +22,10 @@ async function rehearsal(leaderMigration: boolean): Promise<Record<string, unkno
     ledgerEntries: report.entries.length,
     leaseObservations: report.observations.length,
     overlapSeconds: Object.fromEntries(
-      report.migrated.map((c) => [c, report.ledger.controllers[c]?.overlapSeconds]),
+      report.migrated.map((c) => [c, controllerFigures(report.ledger.controllers[c])?.overlapSeconds]),
     ),
     maxGapSeconds: Object.fromEntries(
-      report.migrated.map((c) => [c, report.ledger.controllers[c]?.maxGapSeconds]),
+      report.migrated.map((c) => [c, controllerFigures(report.ledger.controllers[c])?.maxGapSeconds]),
     ),
   };
 }

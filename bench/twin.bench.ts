@@ -80,7 +80,10 @@ async function scriptedMigration(timeScale: number): Promise<Record<string, numb
   );
   const wallMs = performance.now() - t0;
   const simulatedSeconds = (clock.now() - sim0) / 1000;
-  const overlap = Math.max(0, ...Object.values(twin.ledgerReport().controllers).map((c) => c.overlapSeconds));
+  const overlap = Math.max(
+    0,
+    ...Object.values(twin.ledgerReport().controllers).map((c) => c.overlapSeconds ?? 0),
+  );
   await twin.close();
   rmSync(dir, { recursive: true, force: true });
   return {

@@ -88,7 +88,6 @@ export type {
   FleetReportModel,
   FleetReportRow,
   FleetReportRowInput,
-  ControllerFigures,
   FleetPlanRow,
   FleetJobSettings,
   JobCluster,
@@ -136,7 +135,13 @@ export type {
   StepState,
 } from './engine/journal/journal-schema.js';
 export type { JournalPhase } from './engine/journal/journal-transitions.js';
-export type { OwnershipInference, OwnershipOverlap, OwnershipReport } from './core/ownership/index.js';
+export type {
+  ControllerOwnershipReport,
+  ControllerRow,
+  OwnershipInference,
+  OwnershipOverlap,
+  OwnershipReport,
+} from './core/ownership/index.js';
 export type { RunResult } from './engine/run-plan.js';
 export type { RollbackResult } from './engine/rollback/run-rollback.js';
 export type { EngineEvent } from './engine/events.js';

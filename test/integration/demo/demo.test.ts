@@ -44,11 +44,16 @@ describe('uproot demo', () => {
       const io = recordingIo({ env: { PATH: process.env.PATH }, cwd: dir });
       const code = await runCli(['demo', '--dir', join(dir, 'twin'), '-o', 'json'], io);
       const doc = JSON.parse(io.stdoutText) as {
-        controllers: Record<string, { overlapSeconds: number; maxGapSeconds: number }>;
+        controllers: Record<string, { state: string; overlapSeconds?: number; maxGapSeconds?: number }>;
       };
       expect(code).toBe(0);
-      for (const name of ['service', 'cloud-node-lifecycle']) {
-        expect(doc.controllers[name]?.overlapSeconds).toBe(0);
+      // One account, one name per controller: the migrated controllers first, the 1.28 names never separate.
+      expect(Object.keys(doc.controllers).slice(0, 3)).toEqual(['route', 'service', 'cloud-node-lifecycle']);
+      expect(Object.keys(doc.controllers).filter((name) => name.endsWith('-controller'))).toEqual([]);
+      expect(doc.controllers.route).toEqual({ migrated: true, state: 'not-configured' });
+      // cloud-node runs only once the CCM is installed: counted from then, not from the twin's start.
+      for (const name of ['service', 'cloud-node-lifecycle', 'cloud-node']) {
+        expect(doc.controllers[name]).toMatchObject({ state: 'running', overlapSeconds: 0 });
         // Lease duration 15 s, plus the retry period's jittered wait (2 s x 2.2) and one renew interval.
         expect(doc.controllers[name]?.maxGapSeconds).toBeLessThan(23.8);
       }
@@ -117,6 +122,19 @@ describe('uproot demo', () => {
       expect(first).toMatch(/^uproot demo: starting the rke2-intree twin \(.*, virtual time\)$/);
       expect(first).not.toMatch(/time x\d/);
       expect(io.stdoutText).toMatch(/^ {2}route {18}not run: neither manager is configured to run it$/m);
+      // Every controller the managers run, migrated first, then the others, each under one name.
+      expect(io.stdoutText).toMatch(/^ {2}service +overlap 0 s, largest gap [\d.]+ s$/m);
+      expect(io.stdoutText).toMatch(/^Other controllers/m);
+      expect(io.stdoutText).toMatch(/^ {2}serviceaccount-token +overlap 0 s, largest gap [\d.]+ s$/m);
+      expect(io.stdoutText).not.toMatch(/serviceaccount-token-controller/);
+      // A standalone `uproot report` over the demo's journal (ownership inferred from its lease records)
+      // prints the same rows: route not configured, as the plan decided, never drawn as owned.
+      const rep = recordingIo({ env: { PATH: process.env.PATH }, cwd: dir });
+      const journal = join(dir, 'twin', '.uproot', 'demo', 'journal.json');
+      expect(await runCli(['report', '--journal', journal, '--format', 'md'], rep)).toBe(0);
+      expect(rep.stdoutText).toMatch(
+        /\| route \| not run: neither manager is configured to run it \| — \|\n\| service \| 0 \| [\d.]+ \|\n\| cloud-node-lifecycle \| 0 \| [\d.]+ \|/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -54,7 +54,7 @@ describe('demo: route bug release refused', () => {
       expect(ccmRelease?.message).toMatch(/v1\.34\.3 .*cannot list routes.*#1351/);
       expect(result.report, 'no journal: nothing was changed').toBeUndefined();
       // The in-tree KCMs ran route all along, and nobody else did.
-      expect(result.ledger.controllers.route?.notConfigured).toBeUndefined();
+      expect(result.ledger.controllers.route?.state).toBe('running');
       expect(result.ledger.controllers.route?.overlapSeconds).toBe(0);
       expect(plans.refused).toBe('UP-PLAN-ROUTE-CCM-RELEASE');
       expect(plans.hint).toMatch(/stop the journey before 1\.34/);

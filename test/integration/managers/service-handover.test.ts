@@ -80,7 +80,7 @@ describe('service controller across a KCM → CCM handover', () => {
     );
     expect(ccmWrites).toEqual([]);
     const report = analyzeLedger(t.ledger.entries, { window: { from: 0, to: t.clock.now() } });
-    expect(report.controllers.service?.overlapSeconds).toBe(0);
+    expect(report.controllers.service).toMatchObject({ state: 'running', overlapSeconds: 0 });
     expect(report.strayActions).toEqual([]);
   });
 

@@ -37,7 +37,7 @@ describe('uproot demo on the RKE twin', () => {
       expect(ccm?.detail).not.toMatch(/leader migration still enabled/);
       expect(result.verify.checks.filter((c) => c.status === 'fail')).toEqual([]);
       expect(result.exitCode).toBe(0);
-      for (const c of Object.values(result.ledger.controllers)) expect(c.overlapSeconds).toBe(0);
+      for (const c of Object.values(result.ledger.controllers)) expect(c.overlapSeconds ?? 0).toBe(0);
       expect(result.report).toBeDefined();
       expect(readFileSync(result.report!.markdown, 'utf8')).toContain('| switch-to-external');
     } finally {

@@ -248,7 +248,7 @@ export function provisioningCluster(twin: Twin): Obj {
 export function overlaps(twin: Twin): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [name, c] of Object.entries(twin.ledgerReport().controllers)) {
-    if (c.overlapSeconds > 0) out[name] = c.overlapSeconds;
+    if ((c.overlapSeconds ?? 0) > 0) out[name] = c.overlapSeconds!;
   }
   return out;
 }

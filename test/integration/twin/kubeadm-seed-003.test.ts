@@ -204,7 +204,7 @@ describe('kubeadm-intree following seed 003', () => {
     expect(serviceHostnames(twin)).toEqual(hostnamesBefore);
     const ledger = twin.ledgerReport();
     expect(ledger.controllers['service']).toBeDefined();
-    for (const [name, c] of Object.entries(ledger.controllers)) expect(c.overlapSeconds, name).toBe(0);
+    for (const [name, c] of Object.entries(ledger.controllers)) expect(c.overlapSeconds ?? 0, name).toBe(0);
     expect(ownerAtEnd(twin, 'service')).toBe('cloud-controller-manager');
   });
 

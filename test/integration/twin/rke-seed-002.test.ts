@@ -171,10 +171,10 @@ describe('rke-intree following seed 002 (RKE)', () => {
     const ledgerIo = recordingIo({ cwd: dir });
     expect(await runCli(['sandbox', 'ledger', '--dir', dir, '-o', 'json'], ledgerIo)).toBe(0);
     const ledger = JSON.parse(ledgerIo.stdoutText) as {
-      controllers: Record<string, { overlapSeconds: number; maxGapSeconds: number }>;
+      controllers: Record<string, { state: string; overlapSeconds?: number; maxGapSeconds?: number }>;
     };
     expect(Object.keys(ledger.controllers)).toContain('service');
-    for (const [name, c] of Object.entries(ledger.controllers)) expect(c.overlapSeconds, name).toBe(0);
+    for (const [name, c] of Object.entries(ledger.controllers)) expect(c.overlapSeconds ?? 0, name).toBe(0);
     expect(ownerAtEnd(twin, 'service')).toBe('cloud-controller-manager');
     expect(ownerAtEnd(twin, 'cloud-node-lifecycle')).toBe('cloud-controller-manager');
   });

@@ -173,7 +173,7 @@ describe('rke2-intree following seed 002 (RKE2)', () => {
     expect(serviceHostnames(twin)).toEqual(hostnamesBefore);
     const ledger = twin.ledgerReport();
     for (const [name, c] of Object.entries(ledger.controllers))
-      expect(c.overlapSeconds, `${name} overlap`).toBe(0);
+      expect(c.overlapSeconds ?? 0, `${name} overlap`).toBe(0);
     expect(ledger.controllers['service']).toBeDefined();
     const leases = twin.status().leases;
     expect(leases['cloud-provider-extraction-migration']).toBe(leases['cloud-controller-manager']);

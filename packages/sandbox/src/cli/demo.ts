@@ -14,7 +14,7 @@ import {
   statusTable,
 } from 'uproot/cli';
 import { InputError } from 'uproot';
-import { parseKubernetesVersion } from 'uproot/core';
+import { controllerRowText, parseKubernetesVersion, type ControllerRow } from 'uproot/core';
 import { runDemo, type DemoResult } from '../demo/run-demo.js';
 import { runFleetDemo, type FleetDemoResult } from '../demo/run-fleet-demo.js';
 import { FLEET_SCENARIO } from '../fleet/serve-fleet.js';
@@ -163,28 +163,32 @@ function fleetDemoText(r: FleetDemoResult): string {
   ].join('\n');
 }
 
-/** The controllers leader migration moves; the others never change manager. */
-const MIGRATED = ['route', 'service', 'cloud-node-lifecycle'];
-
 function demoText(r: DemoResult): string {
   const lines = [
     '',
     verifyText(r.verify).trimEnd(),
     '',
-    'Migrated controllers (ownership from the twin\u2019s ledger; overlap must be 0):',
-    ...Object.entries(r.ledger.controllers)
-      .filter(([name]) => MIGRATED.includes(name))
-      .map(([name, c]) =>
-        c.notConfigured
-          ? `  ${name.padEnd(22)} not run: neither manager is configured to run it`
-          : `  ${name.padEnd(22)} overlap ${String(c.overlapSeconds).padStart(5)} s   largest gap ${c.maxGapSeconds} s`,
-      ),
+    ...controllersText(r.ledger.rows),
     ...journeyText(r),
     '',
     `${r.scenario}: migration ${r.migration.outcome.type} in ${r.wallSeconds} s (${r.simulatedSeconds} simulated seconds).`,
   ];
   if (r.report) lines.push(`Report: ${r.report.html} (also ${r.report.markdown})`);
   return `${lines.join('\n')}\n`;
+}
+
+/** Every controller, from the twin's ledger: the migrated ones first, then the others (one account, uproot/core). */
+function controllersText(rows: readonly ControllerRow[]): string[] {
+  const width = Math.max(22, ...rows.map((row) => row.name.length + 1));
+  const line = (row: ControllerRow): string => `  ${row.name.padEnd(width)} ${controllerRowText(row)}`;
+  const others = rows.filter((row) => !row.migrated);
+  return [
+    'Migrated controllers (ownership from the twin\u2019s ledger; overlap must be 0):',
+    ...rows.filter((row) => row.migrated).map(line),
+    ...(others.length > 0
+      ? ['Other controllers (leader migration does not move them):', ...others.map(line)]
+      : []),
+  ];
 }
 
 /** The versions the journey went through, and what the twin runs at the end (its own account). */

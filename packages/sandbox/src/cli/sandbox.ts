@@ -11,6 +11,7 @@ import {
 } from 'uproot/cli';
 import { RealClock, type Clock } from 'uproot';
 import { ExitCode, InputError } from 'uproot';
+import { controllerRowText } from 'uproot/core';
 import { loadScenario } from '../scenarios/index.js';
 import {
   callControl,
@@ -18,6 +19,7 @@ import {
   removeTwinFiles,
   serveTwin,
   SANDBOX_STATE_FILE,
+  type LedgerReport,
   type SandboxState,
   type TwinStatus,
 } from '../twin/index.js';
@@ -310,27 +312,24 @@ async function rkeUp(ctx: CommandContext, opts: { config: string; dir?: string }
   return ExitCode.ok;
 }
 
-interface LedgerDocument {
-  controllers: Record<string, { overlapSeconds: number; maxGapSeconds: number }>;
-  detail: unknown;
-}
-
 async function ledger(ctx: CommandContext, opts: { dir?: string; output: string }): Promise<number> {
   const format = parseOutputFormat(opts.output, ['text', 'json']);
   const state = readSandboxState(sandboxDir(ctx, opts.dir));
-  const doc = (await control(state, 'GET', '/v1/ledger')) as LedgerDocument;
+  const doc = (await control(state, 'GET', '/v1/ledger')) as LedgerReport;
   if (format === 'json') {
-    ctx.io.stdout(renderDocument(doc, 'json'));
+    ctx.io.stdout(renderDocument({ controllers: doc.controllers, detail: doc.detail }, 'json'));
     return ExitCode.ok;
   }
-  const rows = Object.entries(doc.controllers);
-  const width = Math.max(10, ...rows.map(([name]) => name.length));
+  // The same rows, in the same order and words, as the demo and `uproot report` (uproot/core controllerRows).
+  const width = Math.max(10, ...doc.rows.map((row) => row.name.length));
   const lines = [`${'CONTROLLER'.padEnd(width)}  OVERLAP(s)  MAX-GAP(s)`];
-  for (const [name, c] of rows)
+  for (const row of doc.rows)
     lines.push(
-      `${name.padEnd(width)}  ${String(c.overlapSeconds).padStart(10)}  ${String(c.maxGapSeconds).padStart(10)}`,
+      row.state === 'running'
+        ? `${row.name.padEnd(width)}  ${String(row.overlapSeconds).padStart(10)}  ${String(row.maxGapSeconds).padStart(10)}`
+        : `${row.name.padEnd(width)}  ${controllerRowText(row)}`,
     );
-  if (rows.length === 0) lines.push('(no controller has run yet)');
+  if (doc.rows.length === 0) lines.push('(no controller has run yet)');
   ctx.io.stdout(`${lines.join('\n')}\n`);
   return ExitCode.ok;
 }

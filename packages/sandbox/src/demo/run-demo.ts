@@ -30,10 +30,9 @@ import {
   type Journal,
   type StepState,
 } from 'uproot';
-import { analyzeLedger } from 'uproot/core';
 import { awsEnvironment } from '../aws/index.js';
 import { loadScenario } from '../scenarios/index.js';
-import { startTwin, type LedgerReport, type Twin } from '../twin/index.js';
+import { ledgerReport, startTwin, type LedgerReport, type Twin } from '../twin/index.js';
 import { actAsPerson } from './twin-person.js';
 import { twinTarget } from './twin-target.js';
 
@@ -218,7 +217,9 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
 
     await deps.inspect?.(twin);
     const end = clock.now();
-    const ledger = twin.ledgerReport();
+    // One analysis for the text, the JSON and the report: every output prints the same rows.
+    const ownership = twin.ledgerAnalysis();
+    const ledger = ledgerReport(ownership);
     const status = twin.status();
     const running = { apiServerVersion: status.apiServerVersion, ...status.versions };
     // The journal is kept under the cluster's name in its definition (kubeadm's is `kubernetes`, not the
@@ -226,11 +227,6 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
     const journal = new JournalMirror(stateDir, journaledName(migration) ?? scenario.clusterName).read();
     let report: DemoResult['report'];
     if (journal) {
-      const from = Date.parse(journal.createdAt);
-      const ownership = analyzeLedger(twin.ledger.entries, {
-        window: { from, to: Math.max(from + 1, end) },
-        controllers: ['route', 'service', 'cloud-node-lifecycle'],
-      });
       const model = buildReportModel(journal, { ownership, now: end });
       report = { html: join(options.dir, 'report.html'), markdown: join(options.dir, 'report.md') };
       writeFileSync(report.html, renderReportHtml(model));

@@ -1,4 +1,4 @@
-import type { ControllerOwnershipReport } from 'uproot/core';
+import { controllerFigures, type ControllerOwnershipReport } from 'uproot/core';
 import type { OwnershipReport } from 'uproot';
 import type { SandboxRehearsalReport } from './rehearse-sandbox.js';
 
@@ -17,8 +17,12 @@ export interface RehearsalVerdict {
 
 export function rehearsalVerdict(report: SandboxRehearsalReport): RehearsalVerdict {
   const migrated = report.migrated.map((c) => report.ledger.controllers[c]);
-  const zeroOverlap = migrated.every((c) => (c?.overlapSeconds ?? 0) === 0);
-  const gapsWithinBound = migrated.every((c) => (c?.maxGapSeconds ?? Infinity) <= report.gapBoundSeconds);
+  const zeroOverlap = migrated.every((c) => (controllerFigures(c)?.overlapSeconds ?? 0) === 0);
+  // A migrated controller that never ran holds the bound only if no manager was configured to run it.
+  const gapsWithinBound = migrated.every((c) => {
+    const figures = controllerFigures(c);
+    return figures ? figures.maxGapSeconds <= report.gapBoundSeconds : c?.state === 'not-configured';
+  });
   const outsideAgrees = report.disagreements.every((d) => d.explained);
   const loadBalancersKept = report.loadBalancers.every((lb) => lb.after === lb.before && lb.elbCount === 1);
   return {
@@ -34,9 +38,12 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 const round = (s: number): number => Math.round(s * 1000) / 1000;
 
 function controllerJson(c: ControllerOwnershipReport | undefined): object {
+  const figures = controllerFigures(c);
   return {
-    overlapSeconds: round(c?.overlapSeconds ?? 0),
-    maxGapSeconds: round(c?.maxGapSeconds ?? 0),
+    state: c?.state ?? 'not-yet-running',
+    ...(figures
+      ? { overlapSeconds: round(figures.overlapSeconds), maxGapSeconds: round(figures.maxGapSeconds) }
+      : {}),
     owners: (c?.intervals ?? []).map((i) => ({
       identity: i.identity,
       component: i.component,
@@ -74,8 +81,8 @@ export function rehearsalDocument(report: SandboxRehearsalReport): object {
       {
         ...controllerJson(report.ledger.controllers[c]),
         outside: {
-          overlapSeconds: round(report.timeline.controllers[c]?.overlapSeconds ?? 0),
-          maxGapSeconds: round(report.timeline.controllers[c]?.maxGapSeconds ?? 0),
+          overlapSeconds: round(controllerFigures(report.timeline.controllers[c])?.overlapSeconds ?? 0),
+          maxGapSeconds: round(controllerFigures(report.timeline.controllers[c])?.maxGapSeconds ?? 0),
         },
       },
     ]),
@@ -129,8 +136,8 @@ export function renderRehearsalText(report: SandboxRehearsalReport): string {
     `  ${'controller'.padEnd(22)}${'overlap'.padStart(10)}${'max gap'.padStart(10)}    outside view (overlap / max gap)`,
   );
   for (const c of report.migrated) {
-    const l = report.ledger.controllers[c];
-    const o = report.timeline.controllers[c];
+    const l = controllerFigures(report.ledger.controllers[c]);
+    const o = controllerFigures(report.timeline.controllers[c]);
     out.push(
       `  ${c.padEnd(22)}${`${round(l?.overlapSeconds ?? 0)}s`.padStart(10)}${`${round(l?.maxGapSeconds ?? 0)}s`.padStart(10)}    ${round(o?.overlapSeconds ?? 0)}s / ${round(o?.maxGapSeconds ?? 0)}s`,
     );
@@ -151,7 +158,7 @@ export function renderRehearsalText(report: SandboxRehearsalReport): string {
       ? v.promiseHolds
         ? 'The zero-downtime promise holds.'
         : 'The zero-downtime promise does NOT hold in this run.'
-      : `Without leader migration the cloud controllers went unowned for up to ${round(Math.max(...report.migrated.map((c) => report.ledger.controllers[c]?.maxGapSeconds ?? 0)))}s.`,
+      : `Without leader migration the cloud controllers went unowned for up to ${round(Math.max(...report.migrated.map((c) => controllerFigures(report.ledger.controllers[c])?.maxGapSeconds ?? 0)))}s.`,
   );
   return `${out.join('\n')}\n`;
 }

@@ -16,6 +16,7 @@ import {
   type LedgerEntry,
   type ManagerComponent,
   type OwnershipDisagreement,
+  controllerFigures,
 } from 'uproot/core';
 import {
   DEFAULT_TIMINGS,
@@ -193,10 +194,10 @@ export async function rehearseMigration(options: RehearsalOptions): Promise<Rehe
     toleranceMs: observationToleranceMs(timings, pollIntervalMs),
   });
   const overlapSeconds = Object.fromEntries(
-    MIGRATED.map((c) => [c, views.ledger.controllers[c]?.overlapSeconds ?? 0]),
+    MIGRATED.map((c) => [c, controllerFigures(views.ledger.controllers[c])?.overlapSeconds ?? 0]),
   );
   const maxGapSeconds = Object.fromEntries(
-    MIGRATED.map((c) => [c, views.ledger.controllers[c]?.maxGapSeconds ?? 0]),
+    MIGRATED.map((c) => [c, controllerFigures(views.ledger.controllers[c])?.maxGapSeconds ?? 0]),
   );
   return {
     leaderMigration: options.leaderMigration,

@@ -2,7 +2,14 @@
  * Sandbox twins of RKE2 (under Rancher), RKE and kubeadm clusters on AWS: the library entry (`startTwin`)
  * that tests and `uproot demo` use in-process, and what the `uproot sandbox` commands build on.
  */
-export { startTwin, ledgerReport, type StartTwinOptions, type Twin, type LedgerReport } from './twin.js';
+export {
+  startTwin,
+  ledgerAnalysis,
+  ledgerReport,
+  type StartTwinOptions,
+  type Twin,
+  type LedgerReport,
+} from './twin.js';
 export { serveTwin, exposeTwin, removeTwinFiles, type ServeTwinOptions } from './serve-twin.js';
 export type { TwinStatus } from './twin-status.js';
 export type { RkeUpResult } from './rke/rke-up.js';

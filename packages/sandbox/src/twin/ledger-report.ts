@@ -1,31 +1,33 @@
-import { analyzeLedger, ownershipReportToJson, type Ledger } from 'uproot/core';
+import {
+  analyzeLedger,
+  controllerRows,
+  controllerRowsJson,
+  ownershipReportToJson,
+  type ControllerRow,
+  type ControllerRowsJson,
+  type Ledger,
+  type LedgerAnalysis,
+} from 'uproot/core';
 
-/** Per logical controller, from the twin's ownership ledger: the figures `uproot sandbox rehearse` reports. */
+/** Per logical controller, from the twin's ownership ledger: the figures `uproot sandbox ledger` reports. */
 export interface LedgerReport {
-  /** Per logical controller (`service`, `route`, `cloud-node-lifecycle`, ...). */
-  readonly controllers: Readonly<
-    Record<
-      string,
-      { readonly overlapSeconds: number; readonly maxGapSeconds: number; readonly notConfigured?: true }
-    >
-  >;
+  /** The rows every output prints (uproot/core controllerRows): migrated controllers first, then the others. */
+  readonly rows: readonly ControllerRow[];
+  /** The rows by name, in row order (`controllers.<name>.overlapSeconds`, `.maxGapSeconds`, `.state`). */
+  readonly controllers: ControllerRowsJson;
   /** The full ownership report (intervals, overlaps, gaps) as JSON. */
   readonly detail: unknown;
 }
 
 /** The ledger analysed from the first recorded action (or `from`, if later) to `to`. */
-export function ledgerReport(ledger: Ledger, from: number, to: number): LedgerReport {
+export function ledgerAnalysis(ledger: Ledger, from: number, to: number): LedgerAnalysis {
   const first = ledger.entries.reduce((min, e) => Math.min(min, e.time), Number.POSITIVE_INFINITY);
   const window = { from: Number.isFinite(first) ? Math.max(from, first) : from, to: Math.max(to, from) };
-  const analysis = analyzeLedger(ledger.entries, { window });
-  const controllers: Record<string, { overlapSeconds: number; maxGapSeconds: number; notConfigured?: true }> =
-    {};
-  for (const [name, c] of Object.entries(analysis.controllers)) {
-    controllers[name] = {
-      overlapSeconds: c.overlapSeconds,
-      maxGapSeconds: c.maxGapSeconds,
-      ...(c.notConfigured ? { notConfigured: true as const } : {}),
-    };
-  }
-  return { controllers, detail: ownershipReportToJson(analysis) };
+  return analyzeLedger(ledger.entries, { window });
+}
+
+/** The rows of an analysis (one account: the demo's text, JSON and report print the same). */
+export function ledgerReport(analysis: LedgerAnalysis): LedgerReport {
+  const rows = controllerRows(analysis);
+  return { rows, controllers: controllerRowsJson(rows), detail: ownershipReportToJson(analysis) };
 }

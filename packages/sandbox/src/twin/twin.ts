@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { seededRandom, type Clock, type Random } from 'uproot';
-import { createLedger, type Ledger } from 'uproot/core';
+import { createLedger, type Ledger, type LedgerAnalysis } from 'uproot/core';
 import type { AwsEmulator } from '../aws/index.js';
 import { startKubeApiServer, type KubeApiServer } from '../apiserver/index.js';
 import { parseScenario, type Scenario, type ScenarioInput } from '../scenarios/index.js';
@@ -35,10 +35,10 @@ import { DaemonSetController } from './scheduling/daemonset-controller.js';
 import { Scheduler } from './scheduling/scheduler.js';
 import { twinStatus, type TwinStatus } from './twin-status.js';
 import { servingGitVersion } from './components/serving-version.js';
-import { ledgerReport, type LedgerReport } from './ledger-report.js';
+import { ledgerAnalysis, ledgerReport, type LedgerReport } from './ledger-report.js';
 import { Cleanups } from './runtime/cleanups.js';
 
-export { ledgerReport, type LedgerReport } from './ledger-report.js';
+export { ledgerAnalysis, ledgerReport, type LedgerReport } from './ledger-report.js';
 
 /**
  * A running twin: a Kubernetes API server (plus Rancher's management API for RKE2), an AWS account, and the
@@ -89,8 +89,10 @@ export interface Twin {
   readonly contexts: { readonly downstream: string; readonly rancher: string | undefined };
   /** RKE: `rke up` with this cluster.yml text (rejects for other distributions). */
   applyRkeConfig(text: string, file?: string): Promise<RkeUpResult>;
-  /** Per-controller ownership: overlaps and largest gaps, as `uproot sandbox rehearse` reports them. */
+  /** Per-controller ownership: the rows `uproot sandbox ledger` and the demo print (ledgerReport of the analysis). */
   ledgerReport(): LedgerReport;
+  /** The ledger analysed from the twin's start (or its first entry) to now: what ledgerReport's rows come from. */
+  ledgerAnalysis(): LedgerAnalysis;
   status(): TwinStatus;
   close(): Promise<void>;
 }
@@ -412,7 +414,8 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
         }
         return rkeUp.up(text, file);
       },
-      ledgerReport: () => ledgerReport(ledger, startedAt, clock.now()),
+      ledgerReport: () => ledgerReport(ledgerAnalysis(ledger, startedAt, clock.now())),
+      ledgerAnalysis: () => ledgerAnalysis(ledger, startedAt, clock.now()),
       status: () =>
         twinStatus({
           scenario: scenario.name,

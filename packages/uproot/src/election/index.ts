@@ -76,6 +76,7 @@ export {
   defaultLeaderMigrationConfiguration,
   filterController,
   formatValidationFailure,
+  logicalControllerName,
   logicalControllerOf,
   parseKubernetesVersion,
   serviceAccountTokenController,

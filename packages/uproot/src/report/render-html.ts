@@ -1,3 +1,4 @@
+import { controllerRowText } from '../core/ownership/index.js';
 import type { ReportModel } from './report-model.js';
 import { renderTimelineSvg } from './timeline-svg.js';
 
@@ -16,9 +17,10 @@ export function renderReportHtml(model: ReportModel): string {
     )
     .join('\n');
   const controllers = model.controllers
-    .map(
-      (c) =>
-        `<tr><td>${esc(c.name)}</td><td class="${c.overlapSeconds > 0 ? 'bad' : 'good'}">${c.overlapSeconds}</td><td>${c.notConfigured ? `<span class="not-configured">${NOT_CONFIGURED_TEXT}</span>` : c.maxGapSeconds}</td></tr>`,
+    .map((c) =>
+      c.state === 'running'
+        ? `<tr><td>${esc(c.name)}</td><td class="${c.overlapSeconds > 0 ? 'bad' : 'good'}">${c.overlapSeconds}</td><td>${c.maxGapSeconds}</td></tr>`
+        : `<tr><td>${esc(c.name)}</td><td colspan="2"><span class="${esc(c.state)}">${esc(controllerRowText(c))}</span></td></tr>`,
     )
     .join('\n');
   const versions = model.versions
@@ -38,13 +40,13 @@ h1{font-size:1.5em}table{border-collapse:collapse;width:100%;margin:1em 0}td,th{
 th{background:#f6f8fa}.verdict{display:inline-block;padding:2px 10px;border-radius:12px;font-weight:600}
 .verdict-completed{background:#dafbe1;color:#116329}.verdict-failed{background:#ffebe9;color:#a40e26}.verdict-in-progress,.verdict-not-started{background:#fff8c5;color:#7d4e00}.verdict-rolled-back{background:#ddf4ff;color:#0a3069}
 .gate-passed{color:#116329}.gate-failed,.gate-timed-out{color:#a40e26}.failure{margin-top:4px;color:#a40e26}.good{color:#116329;font-weight:600}.bad{color:#a40e26;font-weight:600}
-svg{border:1px solid #d0d7de;background:#fff}.not-configured{color:#57606a;font-style:italic}
+svg{border:1px solid #d0d7de;background:#fff}.not-configured,.not-yet-running{color:#57606a;font-style:italic}
 </style></head>
 <body>
 <h1>${esc(model.title)}</h1>
 <p><span class="verdict verdict-${esc(model.verdict)}">${esc(model.verdict)}</span>
 ${esc(model.cluster.distro)} · Kubernetes ${esc(model.kubernetes.current)} → ${esc(model.kubernetes.target)} · CCM <code>${esc(model.ccmImage)}</code> · generated ${esc(model.generatedAt)}</p>
-<h2>Who ran each migrated controller</h2>
+<h2>Who ran each controller</h2>
 ${model.ownership ? renderTimelineSvg(model.ownership, model.steps) : '<p>No ownership timeline was recorded.</p>'}
 ${controllers ? `<table><thead><tr><th>controller</th><th>overlap (s)</th><th>largest gap (s)</th></tr></thead><tbody>${controllers}</tbody></table>` : ''}
 ${versions ? `<h2>Kubernetes versions</h2>\n<p>From ${esc(model.kubernetes.current)}, one minor per step:</p>\n<table><thead><tr><th>step</th><th>Kubernetes</th><th>CCM</th><th>state</th></tr></thead><tbody>\n${versions}\n</tbody></table>` : ''}
@@ -56,9 +58,6 @@ ${lbs ? `<h2>LoadBalancer Services kept</h2><ul>${lbs}</ul>` : ''}
 </body></html>
 `;
 }
-
-/** What the report says of a controller that no manager is configured to run. */
-export const NOT_CONFIGURED_TEXT = 'not run: no manager is configured to run it';
 
 export function esc(s: string): string {
   return s.replace(

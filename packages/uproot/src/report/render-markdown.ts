@@ -1,5 +1,5 @@
 import type { ReportModel } from './report-model.js';
-import { NOT_CONFIGURED_TEXT } from './render-html.js';
+import { controllerRowText } from '../core/ownership/index.js';
 
 export function renderReportMarkdown(model: ReportModel): string {
   const lines: string[] = [];
@@ -44,7 +44,9 @@ export function renderReportMarkdown(model: ReportModel): string {
     );
     for (const c of model.controllers)
       lines.push(
-        `| ${c.name} | ${c.overlapSeconds} | ${c.notConfigured ? NOT_CONFIGURED_TEXT : c.maxGapSeconds} |`,
+        c.state === 'running'
+          ? `| ${c.name} | ${c.overlapSeconds} | ${c.maxGapSeconds} |`
+          : `| ${c.name} | ${controllerRowText(c)} | — |`,
       );
   }
   if (model.loadBalancers.length > 0) {

@@ -1,5 +1,5 @@
 import type { Journal, StepRecord } from '../engine/journal/journal-schema.js';
-import type { OwnershipReport } from '../core/ownership/index.js';
+import { controllerRows, type ControllerRow, type OwnershipReport } from '../core/ownership/index.js';
 import { withImageTag } from '../core/ccm/index.js';
 
 /** What a migration report shows, derived purely from the journal (and the ownership timeline when known). */
@@ -20,14 +20,11 @@ export interface ReportModel {
   readonly steps: readonly ReportStep[];
   readonly loadBalancers: readonly { readonly service: string; readonly hostnames: readonly string[] }[];
   readonly ownership?: OwnershipReport;
-  /** Per controller: the figures that prove the promise (overlap must be zero). */
-  readonly controllers: readonly {
-    readonly name: string;
-    readonly overlapSeconds: number;
-    readonly maxGapSeconds: number;
-    /** No manager is configured to run it: no owner by design, not a gap. */
-    readonly notConfigured?: true;
-  }[];
+  /**
+   * Per controller, the rows every output prints (controllerRows): the migrated controllers first, each with
+   * its state and, when it ran, the figures that prove the promise (overlap must be zero).
+   */
+  readonly controllers: readonly ControllerRow[];
 }
 
 export interface ReportStep {
@@ -70,14 +67,7 @@ export function buildReportModel(
       failure: record.state === 'failed' ? { reason: record.reason, fix: record.fix } : undefined,
     };
   });
-  const controllers = options.ownership
-    ? Object.entries(options.ownership.controllers).map(([name, c]) => ({
-        name,
-        overlapSeconds: c.overlapSeconds,
-        maxGapSeconds: c.maxGapSeconds,
-        ...(c.notConfigured ? { notConfigured: true as const } : {}),
-      }))
-    : [];
+  const controllers = options.ownership ? controllerRows(options.ownership) : [];
   return {
     title: `uproot migration report: ${journal.cluster.name}`,
     generatedAt: new Date(options.now).toISOString(),

@@ -100,8 +100,8 @@ describe('migration report', () => {
       { type: 'cluster-rolled-out', result: 'passed', seconds: 38, detail: '' },
     ]);
     expect(m.controllers).toEqual([
-      { name: 'route', overlapSeconds: 10, maxGapSeconds: 0 },
-      { name: 'service', overlapSeconds: 0, maxGapSeconds: 12 },
+      { name: 'route', migrated: true, state: 'running', overlapSeconds: 10, maxGapSeconds: 0 },
+      { name: 'service', migrated: true, state: 'running', overlapSeconds: 0, maxGapSeconds: 12 },
     ]);
   });
 
@@ -181,20 +181,36 @@ describe('migration report', () => {
     expect(renderReportMarkdown(buildReportModel(j, { now: t0 }))).not.toContain('Kubernetes versions');
   });
 
-  it('shows a controller no manager is configured to run as such, not as a gap', () => {
+  it('shows a controller no manager is configured to run, and one not yet running, as such, not as gaps', () => {
     const report = ownershipReport(
-      new Map([['route', []]]),
+      new Map([
+        ['route', []],
+        ['cloud-node', []],
+        ['service', [interval('kube-controller-manager', 'cp-1_a', 30, 120)]],
+      ]),
       { from: t0, to: t0 + 120_000 },
       new Set(['route']),
     );
     const m = buildReportModel(journal(), { ownership: report, now: t0 });
+    // The rows of controllerRows: migrated first, in their order, then the others.
     expect(m.controllers).toEqual([
-      { name: 'route', overlapSeconds: 0, maxGapSeconds: 0, notConfigured: true },
+      { name: 'route', migrated: true, state: 'not-configured' },
+      { name: 'service', migrated: true, state: 'running', overlapSeconds: 0, maxGapSeconds: 0 },
+      { name: 'cloud-node', migrated: false, state: 'not-yet-running' },
     ]);
     const html = renderReportHtml(m);
+    // service first ran at 30 s: the 30 s before are not a gap.
     expect(html).not.toMatch(/class="gap"/);
-    expect(html).toContain('not run: no manager is configured to run it');
-    expect(renderReportMarkdown(m)).toContain('| route | 0 | not run: no manager is configured to run it |');
+    expect(html).toContain('not run: neither manager is configured to run it');
+    expect(html).toContain('not yet running');
+    expect(html.indexOf('data-controller="route"')).toBeLessThan(html.indexOf('data-controller="service"'));
+    expect(html.indexOf('data-controller="service"')).toBeLessThan(
+      html.indexOf('data-controller="cloud-node"'),
+    );
+    const md = renderReportMarkdown(m);
+    expect(md).toContain('| route | not run: neither manager is configured to run it | — |');
+    expect(md).toContain('| service | 0 | 0 |');
+    expect(md).toContain('| cloud-node | not yet running | — |');
   });
 
   it("shows the in-tree KCM's leader owning the cloud controllers before leader migration, not a gap", () => {
@@ -225,5 +241,54 @@ describe('migration report', () => {
     const service = ownership.controllers.service!;
     expect(service.intervals[0]).toMatchObject({ identity: 'cp-1_before', from: t0 });
     expect(service.gaps.filter((g) => g.from === t0)).toEqual([]);
+  });
+
+  it('shows route as not configured where the plan runs it in neither manager (a standalone report)', () => {
+    const j = journal();
+    const lease = (name: string, holder: string, at: number) => ({
+      namespace: 'kube-system',
+      name,
+      holder,
+      observedAt: iso(at),
+      renewTime: iso(at),
+      leaseDurationSeconds: 15,
+    });
+    const observed = (ccmArgs: string[]): Journal => ({
+      ...j,
+      plan: { ...j.plan, decisions: { ...j.plan.decisions, ccmArgs } },
+      steps: [
+        j.steps[0]!,
+        { id: 'install-ccm', state: 'pending' },
+        { id: 'switch-to-external', state: 'pending' },
+      ],
+      leaseTimeline: [
+        lease('kube-controller-manager', 'cp-1_before', 0),
+        lease('kube-controller-manager', 'cp-2_after', 30),
+        lease('cloud-provider-extraction-migration', 'cp-2_after', 30),
+      ],
+    });
+    // The plan gave the CCM --configure-cloud-routes=false: the KCMs never started route either.
+    const neither = journalOwnership(observed(['--configure-cloud-routes=false']))!;
+    expect(neither.controllers.route).toEqual({
+      state: 'not-configured',
+      intervals: [],
+      overlaps: [],
+      gaps: [],
+    });
+    expect(neither.controllers.service!.state).toBe('running');
+    const rows = buildReportModel(observed(['--configure-cloud-routes=false']), {
+      ownership: neither,
+      now: t0,
+    }).controllers;
+    expect(rows.map((r) => [r.name, r.state])).toEqual([
+      ['route', 'not-configured'],
+      ['service', 'running'],
+      ['cloud-node-lifecycle', 'running'],
+    ]);
+    // Route moves: the leases tell who ran it.
+    const moves = journalOwnership(
+      observed(['--allocate-node-cidrs=true', '--configure-cloud-routes=true']),
+    )!;
+    expect(moves.controllers.route!.state).toBe('running');
   });
 });

@@ -1,6 +1,6 @@
-import type { OwnershipReport } from '../core/ownership/index.js';
+import { controllerRows, controllerRowText, type OwnershipReport } from '../core/ownership/index.js';
 import type { ReportStep } from './report-model.js';
-import { esc, NOT_CONFIGURED_TEXT } from './render-html.js';
+import { esc } from './render-html.js';
 
 const COLORS: Record<string, string> = {
   'kube-controller-manager': '#0969da',
@@ -15,7 +15,9 @@ const WIDTH = 1000;
  * hatched grey where nobody did; thin vertical lines where steps finished.
  */
 export function renderTimelineSvg(report: OwnershipReport, steps: readonly ReportStep[] = []): string {
-  const names = Object.keys(report.controllers);
+  // The rows' order (migrated controllers first), as every table of the run lists them.
+  const rows = controllerRows(report);
+  const names = rows.map((r) => r.name);
   const { from, to } = report.window;
   const span = Math.max(1, to - from);
   const x = (t: number): number => LEFT + ((t - from) / span) * (WIDTH - LEFT - 10);
@@ -27,11 +29,12 @@ export function renderTimelineSvg(report: OwnershipReport, steps: readonly Repor
   );
   names.forEach((name, i) => {
     const c = report.controllers[name]!;
+    const row = rows[i]!;
     const y = 30 + i * ROW;
     parts.push(`<text x="8" y="${y + 18}" font-size="13" font-family="sans-serif">${esc(name)}</text>`);
-    if (c.notConfigured) {
+    if (row.state !== 'running') {
       parts.push(
-        `<text class="not-configured" data-controller="${esc(name)}" x="${LEFT + 6}" y="${y + 18}" font-size="12" font-family="sans-serif" font-style="italic" fill="#57606a">${esc(NOT_CONFIGURED_TEXT)}</text>`,
+        `<text class="${row.state}" data-controller="${esc(name)}" x="${LEFT + 6}" y="${y + 18}" font-size="12" font-family="sans-serif" font-style="italic" fill="#57606a">${esc(controllerRowText(row))}</text>`,
       );
     }
     for (const g of c.gaps) {

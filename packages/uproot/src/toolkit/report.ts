@@ -7,6 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InputError } from '../errors/index.js';
 import { journalSchema, type Journal } from '../engine/journal/journal-schema.js';
+import type { OwnershipReport } from '../core/ownership/index.js';
 import {
   buildReportModel,
   journalOwnership,
@@ -29,6 +30,12 @@ export interface ReportOptions {
   readonly cwd?: string;
   /** The time the report is rendered at (default now). */
   readonly now?: number;
+  /**
+   * Who ran each controller when, if the caller knows better than the journal's lease records: a twin's
+   * ledger (analyzeLedger), or the lease-based report of a live cluster. Its rows (controllerRows) are what
+   * the report prints. Default: journalOwnership(journal), inferred from the journal's lease timeline.
+   */
+  readonly ownership?: OwnershipReport;
 }
 
 export interface ReportResult {
@@ -47,7 +54,7 @@ export async function report(options: ReportOptions = {}): Promise<ReportResult>
         : findJournal(resolve(cwd, options.stateDir ?? '.uproot')),
     );
   const model = buildReportModel(journal, {
-    ownership: journalOwnership(journal),
+    ownership: options.ownership ?? journalOwnership(journal),
     now: options.now ?? Date.now(),
   });
   const format = options.format ?? 'html';

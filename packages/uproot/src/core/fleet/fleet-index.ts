@@ -3,11 +3,7 @@
  * own report or plan (which the toolkit renders beside it), so the index links to them.
  */
 
-export interface ControllerFigures {
-  readonly overlapSeconds: number;
-  readonly maxGapSeconds: number;
-  readonly notConfigured?: true;
-}
+import type { ControllerRow } from '../ownership/index.js';
 
 export interface FleetReportRowInput {
   readonly cluster: string;
@@ -15,7 +11,8 @@ export interface FleetReportRowInput {
   readonly state: string;
   readonly stepsVerified: number;
   readonly stepsTotal: number;
-  readonly controllers: readonly ControllerFigures[];
+  /** Its report's rows (controllerRows). */
+  readonly controllers: readonly ControllerRow[];
   /** Journal creation to the last step's end (ms since the epoch). */
   readonly startedAt?: number;
   readonly finishedAt?: number;
@@ -51,11 +48,10 @@ export interface FleetReportModel {
 const round = (n: number): number => Math.round(n * 10) / 10;
 
 export function fleetReportRow(input: FleetReportRowInput): FleetReportRow {
-  const configured = input.controllers.filter((c) => !c.notConfigured);
-  const overlap = input.controllers.length
-    ? Math.max(...input.controllers.map((c) => c.overlapSeconds))
-    : undefined;
-  const gap = configured.length ? Math.max(...configured.map((c) => c.maxGapSeconds)) : undefined;
+  // Figures exist only for controllers that ran; the others are not configured or not yet running.
+  const ran = input.controllers.flatMap((c) => (c.migrated && c.state === 'running' ? [c] : []));
+  const overlap = ran.length ? Math.max(...ran.map((c) => c.overlapSeconds)) : undefined;
+  const gap = ran.length ? Math.max(...ran.map((c) => c.maxGapSeconds)) : undefined;
   const duration =
     input.startedAt !== undefined && input.finishedAt !== undefined && input.finishedAt >= input.startedAt
       ? round((input.finishedAt - input.startedAt) / 1000)

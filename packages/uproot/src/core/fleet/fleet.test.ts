@@ -144,8 +144,10 @@ describe('report index', () => {
           stepsVerified: 9,
           stepsTotal: 9,
           controllers: [
-            { overlapSeconds: 0, maxGapSeconds: 12 },
-            { overlapSeconds: 0, maxGapSeconds: 900, notConfigured: true },
+            { name: 'service', migrated: true, state: 'running', overlapSeconds: 0, maxGapSeconds: 12 },
+            { name: 'route', migrated: true, state: 'not-configured' },
+            // Not a migrated controller: its figures are not the fleet's.
+            { name: 'ttl', migrated: false, state: 'running', overlapSeconds: 0, maxGapSeconds: 900 },
           ],
           startedAt: 1_000,
           finishedAt: 151_000,

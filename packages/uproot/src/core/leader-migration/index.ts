@@ -17,6 +17,7 @@ export {
   defaultLeaderMigrationConfiguration,
   filterController,
   formatValidationFailure,
+  logicalControllerName,
   logicalControllerOf,
   migratableControllers,
   resolveControllers,

@@ -6,12 +6,26 @@
  */
 export { gapsOf, overlapsOf, totalLength, type OwnedSpan, type TimeSpan } from './intervals.js';
 export {
+  controllerFigures,
   ownershipReport,
   ownershipReportToJson,
   type ControllerOwnershipReport,
+  type ControllerState,
+  type IdleControllerReport,
   type OwnershipInterval,
+  type RunningControllerReport,
   type OwnershipReport,
 } from './ownership-report.js';
+export {
+  controllerRows,
+  controllerRowsJson,
+  controllerRowText,
+  MIGRATED_CONTROLLERS,
+  NOT_CONFIGURED_TEXT,
+  NOT_YET_RUNNING_TEXT,
+  type ControllerRow,
+  type ControllerRowsJson,
+} from './controller-rows.js';
 export {
   analyzeLedger,
   createLedger,

@@ -1,3 +1,4 @@
+import { boolFlag } from '../distros/shared/flag-list.js';
 import type { LeaseRecord } from './lease-record.js';
 import type { MigrationHistory } from './migration-history.js';
 import type { OwnershipReport } from './ownership-report.js';
@@ -39,5 +40,21 @@ export function journalOwnership(journal: JournalOwnershipInput): OwnershipRepor
     },
     ['route', 'service', 'cloud-node-lifecycle'],
   );
-  return inferred?.report;
+  return inferred && routeRunsInNeither(journal.plan) ? withoutRoute(inferred.report) : inferred?.report;
+}
+
+/**
+ * The plan's route decision (distros/shared/controller-handover.ts): the CCM gets --configure-cloud-routes=false
+ * exactly when the KCMs never started route either. The leases cannot tell that a holder skipped a controller,
+ * so the plan does: route is not configured, not owned by whoever held the lease.
+ */
+function routeRunsInNeither(plan: JournalOwnershipInput['plan']): boolean {
+  const args = plan.decisions?.ccmArgs;
+  return args !== undefined && boolFlag(args, 'configure-cloud-routes') === false;
+}
+
+function withoutRoute(report: OwnershipReport): OwnershipReport {
+  if (!report.controllers.route) return report;
+  const route = { state: 'not-configured', intervals: [], overlaps: [], gaps: [] } as const;
+  return { ...report, controllers: { ...report.controllers, route } };
 }

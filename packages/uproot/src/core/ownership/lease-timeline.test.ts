@@ -102,8 +102,8 @@ describe('inferOwnership', () => {
       ['kcm-1', KCM, 0, 53_000],
       ['ccm-1', CCM, 60_000, 120_000],
     ]);
-    expect(t.controllers.service!.overlapSeconds).toBe(0);
-    expect(t.controllers.service!.maxGapSeconds).toBe(7);
+    expect(t.controllers.service).toMatchObject({ state: 'running', overlapSeconds: 0 });
+    expect(t.controllers.service).toMatchObject({ state: 'running', maxGapSeconds: 7 });
     // nodeipam is not migrated: it stays with the KCM main-lease holder; cloud-node exists only in the CCM.
     expect(t.controllers.nodeipam!.intervals.map((i) => i.identity)).toEqual(['kcm-1']);
     expect(t.controllers['cloud-node']!.intervals.map((i) => [i.identity, i.from])).toEqual([
@@ -162,9 +162,9 @@ describe('inferOwnership', () => {
     expect(t.controllers.service!.overlaps).toEqual([
       { from: 30_000, to: 120_000, identities: ['ccm-1', 'kcm-1'] },
     ]);
-    expect(t.controllers.service!.overlapSeconds).toBe(90);
+    expect(t.controllers.service).toMatchObject({ state: 'running', overlapSeconds: 90 });
     // cloud-node-lifecycle-controller matches the 1.28+ default entry: it stays migrated, no overlap.
-    expect(t.controllers['cloud-node-lifecycle']!.overlapSeconds).toBe(0);
+    expect(t.controllers['cloud-node-lifecycle']).toMatchObject({ state: 'running', overlapSeconds: 0 });
 
     // With a union config of both eras' names, the hazard is gone.
     const union = {
@@ -187,7 +187,7 @@ describe('inferOwnership', () => {
       },
       window,
     });
-    expect(safe.controllers.service!.overlapSeconds).toBe(0);
+    expect(safe.controllers.service).toMatchObject({ state: 'running', overlapSeconds: 0 });
   });
 });
 

@@ -1,4 +1,4 @@
-import { logicalControllerOf } from '../leader-migration/index.js';
+import { logicalControllerName } from '../leader-migration/index.js';
 import type { TimeSpan } from './intervals.js';
 import { ownershipReport, type OwnershipInterval, type OwnershipReport } from './ownership-report.js';
 
@@ -29,13 +29,8 @@ export function createLedger(): Ledger {
   return { entries, record: (entry) => void entries.push(entry) };
 }
 
-/**
- * The logical controller a manager's controller name stands for, across managers and versions (KCM 1.26
- * `service` = CCM 1.27 `service` = CCM 1.28+ `service-lb-controller`). Other names stand for themselves.
- */
-export function logicalControllerName(controller: string): string {
-  return logicalControllerOf(controller) ?? controller;
-}
+// The one name per controller lives with the controller name tables (election/model/controller-names.ts).
+export { logicalControllerName };
 
 export interface LedgerAnalysisOptions {
   /** Default: from the first to the last entry. */

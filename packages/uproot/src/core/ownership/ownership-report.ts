@@ -12,22 +12,40 @@ export interface OwnershipInterval {
   readonly open: boolean;
 }
 
-export interface ControllerOwnershipReport {
+/** Who owned a controller when, where two owned it at once, and where nobody did (all within the window). */
+interface ControllerTimeline {
   readonly intervals: readonly OwnershipInterval[];
   readonly overlaps: readonly {
     readonly from: number;
     readonly to: number;
     readonly identities: readonly string[];
   }[];
-  readonly overlapSeconds: number;
   readonly gaps: readonly TimeSpan[];
-  readonly maxGapSeconds: number;
-  /**
-   * True when no manager is configured to run it (route without --configure-cloud-routes in either): it
-   * has no owner by design, and no gap.
-   */
-  readonly notConfigured?: true;
 }
+
+/** A controller that ran in the window: its figures count from when it first ran, never before. */
+export interface RunningControllerReport extends ControllerTimeline {
+  readonly state: 'running';
+  /** When some manager first ran it in the window; before that it was not yet running, not leaderless. */
+  readonly firstRunAt: number;
+  readonly overlapSeconds: number;
+  readonly maxGapSeconds: number;
+}
+
+/**
+ * A controller that did not run in the window: `not-configured` when no manager is configured to run it
+ * (route without --configure-cloud-routes in either): no owner by design; `not-yet-running` otherwise (its
+ * manager has not started it yet). Neither has figures: an absence that never ended is not a gap.
+ */
+export interface IdleControllerReport extends ControllerTimeline {
+  readonly state: 'not-yet-running' | 'not-configured';
+  readonly intervals: readonly [];
+  readonly overlaps: readonly [];
+  readonly gaps: readonly [];
+}
+
+export type ControllerOwnershipReport = RunningControllerReport | IdleControllerReport;
+export type ControllerState = ControllerOwnershipReport['state'];
 
 /** Per logical controller: who owned it when, where two owned it at once, and where nobody did. */
 export interface OwnershipReport {
@@ -35,7 +53,11 @@ export interface OwnershipReport {
   readonly controllers: Readonly<Record<string, ControllerOwnershipReport>>;
 }
 
-/** Builds the report from ownership intervals grouped by logical controller, clipped to `window`. */
+/**
+ * Builds the report from ownership intervals grouped by logical controller, clipped to `window`. A
+ * controller's gaps are measured from its first run in the window to the window's end; `notConfigured` names
+ * the controllers no manager is configured to run (shown as such when nobody ran them).
+ */
 export function ownershipReport(
   intervalsByController: ReadonlyMap<string, readonly OwnershipInterval[]>,
   window: TimeSpan,
@@ -43,23 +65,57 @@ export function ownershipReport(
 ): OwnershipReport {
   const controllers: Record<string, ControllerOwnershipReport> = {};
   for (const [name, raw] of [...intervalsByController].sort(([a], [b]) => a.localeCompare(b))) {
-    const intervals = raw
-      .map((i) => ({ ...i, from: Math.max(i.from, window.from), to: Math.min(i.to, window.to) }))
-      .filter((i) => i.to > i.from)
-      .sort((a, b) => a.from - b.from || a.identity.localeCompare(b.identity));
-    const overlaps = overlapsOf(intervals);
-    const unconfigured = notConfigured.has(name) && intervals.length === 0;
-    const gaps = unconfigured ? [] : gapsOf(intervals, window);
-    controllers[name] = {
-      intervals,
-      overlaps,
-      overlapSeconds: seconds(totalLength(overlaps)),
-      gaps,
-      maxGapSeconds: seconds(Math.max(0, ...gaps.map((g) => g.to - g.from))),
-      ...(unconfigured ? { notConfigured: true as const } : {}),
-    };
+    controllers[name] = controllerReport(raw, window, notConfigured.has(name));
   }
   return { window, controllers };
+}
+
+function controllerReport(
+  raw: readonly OwnershipInterval[],
+  window: TimeSpan,
+  notConfigured: boolean,
+): ControllerOwnershipReport {
+  const intervals = raw
+    .map((i) => ({ ...i, from: Math.max(i.from, window.from), to: Math.min(i.to, window.to) }))
+    .filter((i) => i.to > i.from)
+    // A total order, so the report does not depend on the order the intervals came in.
+    .sort(
+      (a, b) =>
+        a.from - b.from ||
+        a.identity.localeCompare(b.identity) ||
+        a.to - b.to ||
+        a.controllerName.localeCompare(b.controllerName) ||
+        Number(a.open) - Number(b.open),
+    );
+  const first = intervals[0];
+  if (!first) {
+    return {
+      state: notConfigured ? 'not-configured' : 'not-yet-running',
+      intervals: [],
+      overlaps: [],
+      gaps: [],
+    };
+  }
+  const overlaps = overlapsOf(intervals);
+  const gaps = gapsOf(intervals, { from: first.from, to: window.to });
+  return {
+    state: 'running',
+    firstRunAt: first.from,
+    intervals,
+    overlaps,
+    overlapSeconds: seconds(totalLength(overlaps)),
+    gaps,
+    maxGapSeconds: seconds(Math.max(0, ...gaps.map((g) => g.to - g.from))),
+  };
+}
+
+/** A controller's figures, when it has any (it ran in the window). */
+export function controllerFigures(
+  c: ControllerOwnershipReport | undefined,
+): { readonly overlapSeconds: number; readonly maxGapSeconds: number } | undefined {
+  return c?.state === 'running'
+    ? { overlapSeconds: c.overlapSeconds, maxGapSeconds: c.maxGapSeconds }
+    : undefined;
 }
 
 /** The report as JSON for people and files: times as ISO 8601, durations in seconds. */
@@ -79,10 +135,15 @@ export function ownershipReportToJson(report: OwnershipReport): unknown {
             to: iso(i.to),
             ...(i.open ? { open: true } : {}),
           })),
-          overlapSeconds: c.overlapSeconds,
+          state: c.state,
+          ...(c.state === 'running'
+            ? {
+                firstRunAt: iso(c.firstRunAt),
+                overlapSeconds: c.overlapSeconds,
+                maxGapSeconds: c.maxGapSeconds,
+              }
+            : {}),
           overlaps: c.overlaps.map((o) => ({ from: iso(o.from), to: iso(o.to), identities: o.identities })),
-          maxGapSeconds: c.maxGapSeconds,
-          ...(c.notConfigured ? { notConfigured: true } : {}),
           gaps: c.gaps.map((g) => ({ from: iso(g.from), to: iso(g.to), seconds: seconds(g.to - g.from) })),
         },
       ]),

@@ -53,80 +53,62 @@ export function migratableControllers(withNodeIpam: boolean): LogicalController[
     : ['route', 'service', 'cloud-node-lifecycle'];
 }
 
-/** KCM controllers other than the cloud ones (a representative set, used for lint and simulation). */
-const KCM_OTHER_LEGACY = [
-  'attachdetach',
-  'bootstrapsigner',
-  'clusterrole-aggregation',
-  'cronjob',
-  'csrapproving',
-  'csrcleaner',
-  'csrsigning',
-  'daemonset',
-  'deployment',
-  'disruption',
-  'endpoint',
-  'endpointslice',
-  'endpointslicemirroring',
-  'ephemeral-volume',
-  'garbagecollector',
-  'horizontalpodautoscaling',
-  'job',
-  'namespace',
-  'nodelifecycle',
-  'persistentvolume-binder',
-  'persistentvolume-expander',
-  'podgc',
-  'pv-protection',
-  'pvc-protection',
-  'replicaset',
-  'replicationcontroller',
-  'resourcequota',
-  'root-ca-cert-publisher',
-  'serviceaccount',
-  'serviceaccount-token',
-  'statefulset',
-  'tokencleaner',
-  'ttl',
-  'ttl-after-finished',
+/**
+ * KCM controllers other than the cloud ones (a representative set, used for lint and simulation), each as
+ * [name up to 1.27, canonical name from 1.28]. Upstream: kubernetes cmd/kube-controller-manager/names/
+ * controller_names.go (the canonical names) and each app.ControllerDescriptor's aliases (the old names, kept
+ * as aliases: e.g. serviceaccount-token for serviceaccount-token-controller).
+ */
+const KCM_OTHER: readonly (readonly [legacy: string, canonical: string])[] = [
+  ['attachdetach', 'persistentvolume-attach-detach-controller'],
+  ['bootstrapsigner', 'bootstrap-signer-controller'],
+  ['clusterrole-aggregation', 'clusterrole-aggregation-controller'],
+  ['cronjob', 'cronjob-controller'],
+  ['csrapproving', 'certificatesigningrequest-approving-controller'],
+  ['csrcleaner', 'certificatesigningrequest-cleaner-controller'],
+  ['csrsigning', 'certificatesigningrequest-signing-controller'],
+  ['daemonset', 'daemonset-controller'],
+  ['deployment', 'deployment-controller'],
+  ['disruption', 'disruption-controller'],
+  ['endpoint', 'endpoints-controller'],
+  ['endpointslice', 'endpointslice-controller'],
+  ['endpointslicemirroring', 'endpointslice-mirroring-controller'],
+  ['ephemeral-volume', 'ephemeral-volume-controller'],
+  ['garbagecollector', 'garbage-collector-controller'],
+  ['horizontalpodautoscaling', 'horizontal-pod-autoscaler-controller'],
+  ['job', 'job-controller'],
+  ['namespace', 'namespace-controller'],
+  ['nodelifecycle', 'node-lifecycle-controller'],
+  ['persistentvolume-binder', 'persistentvolume-binder-controller'],
+  ['persistentvolume-expander', 'persistentvolume-expander-controller'],
+  ['podgc', 'pod-garbage-collector-controller'],
+  ['pv-protection', 'persistentvolume-protection-controller'],
+  ['pvc-protection', 'persistentvolumeclaim-protection-controller'],
+  ['replicaset', 'replicaset-controller'],
+  ['replicationcontroller', 'replicationcontroller-controller'],
+  ['resourcequota', 'resourcequota-controller'],
+  ['root-ca-cert-publisher', 'root-ca-certificate-publisher-controller'],
+  ['serviceaccount', 'serviceaccount-controller'],
+  ['serviceaccount-token', 'serviceaccount-token-controller'],
+  ['statefulset', 'statefulset-controller'],
+  ['tokencleaner', 'token-cleaner-controller'],
+  ['ttl', 'ttl-controller'],
+  ['ttl-after-finished', 'ttl-after-finished-controller'],
 ];
+const KCM_OTHER_LEGACY = KCM_OTHER.map(([legacy]) => legacy);
+const KCM_OTHER_CANONICAL = KCM_OTHER.map(([, canonical]) => canonical);
+const KCM_OTHER_BY_CANONICAL = new Map(KCM_OTHER.map(([legacy, canonical]) => [canonical, legacy]));
 
-const KCM_OTHER_CANONICAL = [
-  'persistentvolume-attach-detach-controller',
-  'bootstrap-signer-controller',
-  'clusterrole-aggregation-controller',
-  'cronjob-controller',
-  'certificatesigningrequest-approving-controller',
-  'certificatesigningrequest-cleaner-controller',
-  'certificatesigningrequest-signing-controller',
-  'daemonset-controller',
-  'deployment-controller',
-  'disruption-controller',
-  'endpoints-controller',
-  'endpointslice-controller',
-  'endpointslice-mirroring-controller',
-  'ephemeral-volume-controller',
-  'garbage-collector-controller',
-  'horizontal-pod-autoscaler-controller',
-  'job-controller',
-  'namespace-controller',
-  'node-lifecycle-controller',
-  'persistentvolume-binder-controller',
-  'persistentvolume-expander-controller',
-  'pod-garbage-collector-controller',
-  'persistentvolume-protection-controller',
-  'persistentvolumeclaim-protection-controller',
-  'replicaset-controller',
-  'replicationcontroller-controller',
-  'resourcequota-controller',
-  'root-ca-certificate-publisher-controller',
-  'serviceaccount-controller',
-  'serviceaccount-token-controller',
-  'statefulset-controller',
-  'token-cleaner-controller',
-  'ttl-controller',
-  'ttl-after-finished-controller',
-];
+/**
+ * The one name every report uses for a controller, whatever manager and era recorded it: the logical name of
+ * a cloud controller (KCM 1.26 `service` = CCM 1.27 `service` = CCM 1.28+ `service-lb-controller`, per
+ * k8s.io/cloud-provider names/controller_names.go and its CCMControllerAliases), and for the other KCM
+ * controllers the pre-1.28 name, which upstream keeps as the alias (`serviceaccount-token-controller` →
+ * `serviceaccount-token`). Names outside the tables stand for themselves.
+ */
+export function logicalControllerName(name: string): string {
+  return logicalControllerOf(name) ?? KCM_OTHER_BY_CANONICAL.get(name) ?? name;
+}
 
 /** The controllers a manager of `version` knows, by the names it keys them with. */
 export function controllersOf(component: ManagerComponent, version: KubernetesVersion): string[] {

@@ -29,6 +29,7 @@ export {
   controllerName,
   controllerNameInEra,
   controllersOf,
+  logicalControllerName,
   logicalControllerOf,
   migratableControllers,
   serviceAccountTokenController,
