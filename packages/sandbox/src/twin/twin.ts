@@ -36,6 +36,7 @@ import { Scheduler } from './scheduling/scheduler.js';
 import { twinStatus, type TwinStatus } from './twin-status.js';
 import { servingGitVersion } from './components/serving-version.js';
 import { ledgerReport, type LedgerReport } from './ledger-report.js';
+import { journeyRestarts } from './nodes/restart-count.js';
 import { Cleanups } from './runtime/cleanups.js';
 
 export { ledgerReport, type LedgerReport } from './ledger-report.js';
@@ -412,7 +413,7 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
         }
         return rkeUp.up(text, file);
       },
-      ledgerReport: () => ledgerReport(ledger, startedAt, clock.now()),
+      ledgerReport: () => ledgerReport(ledger, startedAt, clock.now(), journeyRestarts(fleet.all())),
       status: () =>
         twinStatus({
           scenario: scenario.name,
