@@ -191,7 +191,9 @@ function demoText(r: DemoResult): string {
 /** The twin's count of restarts, most per machine of each role (nodes/restart-count.ts). */
 function restartsText(r: DemoResult): string {
   const { maxByRole } = r.ledger.journey.restarts;
-  const roles = (['control-plane', 'etcd', 'worker'] as const).filter((role) => maxByRole[role] !== undefined);
+  const roles = (['control-plane', 'etcd', 'worker'] as const).filter(
+    (role) => maxByRole[role] !== undefined,
+  );
   return `Restarts counted by the twin, most on one machine: ${roles.map((role) => `${role} ${maxByRole[role]}`).join(', ')}.`;
 }
 

@@ -230,7 +230,9 @@ export class Rke2Planner {
     if (before) cordon(downstream, before);
     // The plan's restart stamp changed (its config.yaml did): the system-agent restarts the service.
     agent.restartCounts.note(
-      hasRole(agent.instance, 'control-plane') || hasRole(agent.instance, 'etcd') ? 'rke2-server' : 'rke2-agent',
+      hasRole(agent.instance, 'control-plane') || hasRole(agent.instance, 'etcd')
+        ? 'rke2-server'
+        : 'rke2-agent',
     );
     const result = await agent.apply(config);
     this.options.log(
