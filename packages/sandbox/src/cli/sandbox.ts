@@ -18,6 +18,7 @@ import {
   removeTwinFiles,
   serveTwin,
   SANDBOX_STATE_FILE,
+  type LedgerReport,
   type SandboxState,
   type TwinStatus,
 } from '../twin/index.js';
@@ -313,6 +314,7 @@ async function rkeUp(ctx: CommandContext, opts: { config: string; dir?: string }
 interface LedgerDocument {
   controllers: Record<string, { overlapSeconds: number; maxGapSeconds: number }>;
   detail: unknown;
+  journey?: LedgerReport['journey'];
 }
 
 async function ledger(ctx: CommandContext, opts: { dir?: string; output: string }): Promise<number> {
@@ -331,8 +333,26 @@ async function ledger(ctx: CommandContext, opts: { dir?: string; output: string 
       `${name.padEnd(width)}  ${String(c.overlapSeconds).padStart(10)}  ${String(c.maxGapSeconds).padStart(10)}`,
     );
   if (rows.length === 0) lines.push('(no controller has run yet)');
-  ctx.io.stdout(`${lines.join('\n')}\n`);
+  ctx.io.stdout(`${[...lines, ...restartLines(doc.journey?.restarts.nodes ?? [])].join('\n')}\n`);
   return ExitCode.ok;
+}
+
+/** Each machine's restarts, as the twin counted them (twin/nodes/restart-count.ts). */
+function restartLines(nodes: LedgerReport['journey']['restarts']['nodes']): string[] {
+  if (nodes.length === 0) return [];
+  const width = Math.max(7, ...nodes.map((n) => n.machine.length));
+  return [
+    '',
+    `${'MACHINE'.padEnd(width)}  RESTARTS  PROCESSES`,
+    ...nodes.map(
+      (n) =>
+        `${n.machine.padEnd(width)}  ${String(n.restarts).padStart(8)}  ${
+          Object.entries(n.processes)
+            .map(([p, c]) => `${p} ${c}`)
+            .join(', ') || '-'
+        }`,
+    ),
+  ];
 }
 
 async function status(ctx: CommandContext, opts: { dir?: string; output: string }): Promise<number> {
