@@ -1,6 +1,6 @@
 // The journey's restarts, planned and measured. From Kubernetes 1.26 with the in-tree provider to 1.33 on RKE2
 // and kubeadm, to 1.31 on RKE (its last minor): for each distribution the restarts the plan causes per machine
-// (counted from the plan's --out artifacts, bench/support/planned-restarts.ts) next to the restarts the twin
+// (counted from the plan's --out artifacts, packages/uproot/src/core/distros/journey-restarts.ts) next to the restarts the twin
 // counted while `uproot demo --target-version` ran it (packages/sandbox/src/twin/nodes/restart-count.ts); the
 // two must agree. A machine's count is its most restarted Kubernetes process. On RKE2 also the naive runbook,
 // planned: migrate by seed 002 at the same version, then seven separate upgrades, each with its own edits (the
@@ -35,7 +35,7 @@ import {
   rkeRestarts,
   type Edit,
   type PlannedRestarts,
-} from './support/planned-restarts.js';
+} from '../packages/uproot/src/core/distros/journey-restarts.js';
 
 const example = (name: string) => ({
   path: `examples/${name}`,

@@ -1,6 +1,7 @@
 /**
  * The restarts a plan causes, per process of a machine, counted from the plan's --out artifacts with the rule
- * of each distribution (the same rule the twin counts by, packages/sandbox/src/twin/nodes/restart-count.ts):
+ * of each distribution (the twin counts what happened by the same rule, packages/sandbox/src/twin/nodes/
+ * restart-count.ts; bench/journey.bench.ts prints both):
  *
  * - RKE2: a machine's rke2-server/agent restarts when Rancher's plan for it gets a new restart stamp: its
  *   effective config (machineGlobalConfig + matching machineSelectorConfig) or spec.kubernetesVersion changed.
@@ -19,10 +20,10 @@
  * A machine's count is its most restarted process, as on the twin.
  */
 import { parse } from 'yaml';
-import type { MigrationPlan } from '../../packages/uproot/src/core/plan/plan-types.js';
-import { rke2EffectiveConfig, rke2NodeKinds } from '../../packages/uproot/src/core/distros/rke2/index.js';
-import { rkeConfigOf } from '../../packages/uproot/src/core/distros/rke/index.js';
-import { deepEqual, type JsonRecord } from '../../packages/uproot/src/core/distros/shared/json-value.js';
+import type { MigrationPlan } from '../plan/plan-types.js';
+import { rke2EffectiveConfig, rke2NodeKinds } from './rke2/index.js';
+import { rkeConfigOf } from './rke/index.js';
+import { deepEqual, type JsonRecord } from './shared/json-value.js';
 
 export type Counts = Record<string, number>;
 
