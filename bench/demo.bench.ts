@@ -24,7 +24,7 @@ import { loadScenario } from '../packages/sandbox/src/scenarios/index.js';
 import { startTwin } from '../packages/sandbox/src/twin/index.js';
 import { verify } from '../packages/uproot/src/toolkit/verify.js';
 import { ccmHelmChart, patchCluster, rolledOut, until } from './support/rke2-twin-script.js';
-import { run as journeyBench } from './journey.bench.js';
+import { rke2Rollouts } from './journey.bench.js';
 
 const TIME_SCALE = 50;
 const CONTROLLERS = ['service', 'route', 'cloud-node-lifecycle'] as const;
@@ -259,17 +259,14 @@ async function journeyDemos(): Promise<Record<string, unknown>> {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  const fromPlans = (await journeyBench()) as {
-    uproot: { controlPlaneRolls: number; workerRolls: number };
-  };
+  // Rancher's rollouts (an additionalManifest edit rolls the tier without restarting it), from the plans.
+  const fromPlans = rke2Rollouts();
   const twin = (out['rke2-intree'] as { rancherRolls: { controlPlane: number; workers: number } })
     .rancherRolls;
   out.rollsCrossCheck = {
-    plans: { controlPlane: fromPlans.uproot.controlPlaneRolls, workers: fromPlans.uproot.workerRolls },
+    plans: fromPlans,
     twin,
-    agree:
-      twin.controlPlane === fromPlans.uproot.controlPlaneRolls &&
-      twin.workers === fromPlans.uproot.workerRolls,
+    agree: twin.controlPlane === fromPlans.controlPlane && twin.workers === fromPlans.workers,
   };
   return out;
 }

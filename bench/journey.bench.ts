@@ -1,89 +1,52 @@
-// How many Rancher rolls the journey from Kubernetes 1.26 to 1.33 on RKE2 takes, counted from plans, next to
-// the naive sequence: migrate by seed 002 (same version), then seven separate upgrades, each with its own
-// edits (the CCM re-pinned to the new minor, and before 1.33 the kube-apiserver cloud flags removed).
+// The journey's restarts, planned and measured. From Kubernetes 1.26 with the in-tree provider to 1.33 on RKE2
+// and kubeadm, to 1.31 on RKE (its last minor): for each distribution the restarts the plan causes per machine
+// (counted from the plan's --out artifacts, packages/uproot/src/core/distros/journey-restarts.ts) next to the restarts the twin
+// counted while `uproot demo --target-version` ran it (packages/sandbox/src/twin/nodes/restart-count.ts); the
+// two must agree. A machine's count is its most restarted Kubernetes process. On RKE2 also the naive runbook,
+// planned: migrate by seed 002 at the same version, then seven separate upgrades, each with its own edits (the
+// CCM re-pinned to the new minor, and before 1.33 the kube-apiserver cloud flags removed), and Rancher's
+// rollouts (an additionalManifest edit rolls the control-plane tier without restarting it).
 //
-// Counting rule. Every edit of the provisioning Cluster is one rollout by Rancher. It rolls the control plane
-// (server machines, one at a time) when it changes spec.kubernetesVersion, the effective RKE2 config of a
-// control-plane or etcd machine (machineGlobalConfig + matching machineSelectorConfig), or
-// spec.rkeConfig.additionalManifest (Rancher writes it to the servers as a non-"Minor" plan file:
-// rancher/rancher pkg/capr/planner/manifests.go getAddons, planner.go's minor-change test). It rolls the
-// workers when it changes spec.kubernetesVersion or a worker machine's effective config. Node restarts are the
-// rolls times the machines of that kind in the example (machinePools quantity). Everything is computed from
-// the Cluster objects the plans produce, with the same rule for both sequences.
-//
-// Run: `npx tsx bench/run.ts journey`.
-import { readFileSync } from 'node:fs';
+// Run: `npm run bench -- journey`.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 import { parseKubernetesVersion } from '../packages/uproot/src/core/kubernetes-version/index.js';
-import { upgradeStepId, type MigrationPlan } from '../packages/uproot/src/core/plan/plan-types.js';
-import { stepOptionsFromPlan, type StepOptions } from '../packages/uproot/src/core/distros/distro.js';
+import { upgradeStepId } from '../packages/uproot/src/core/plan/plan-types.js';
 import {
-  removeArgs,
-  rke2ApplyStep,
-  rke2EffectiveConfig,
-  rke2NodeKinds,
-  rke2Planner,
-} from '../packages/uproot/src/core/distros/rke2/index.js';
-import { deepEqual, type JsonRecord } from '../packages/uproot/src/core/distros/shared/json-value.js';
+  stepOptionsFromPlan,
+  type DistroPlanner,
+  type StepOptions,
+} from '../packages/uproot/src/core/distros/distro.js';
+import { removeArgs, rke2ApplyStep, rke2Planner } from '../packages/uproot/src/core/distros/rke2/index.js';
+import { rkePlanner } from '../packages/uproot/src/core/distros/rke/index.js';
+import { kubeadmPlanner } from '../packages/uproot/src/core/distros/kubeadm/index.js';
+import type { JsonRecord } from '../packages/uproot/src/core/distros/shared/json-value.js';
 import { newestRelease } from '../packages/uproot/src/core/distros/shared/releases.js';
 import { ccmImageTagFor } from '../packages/uproot/src/core/ccm/index.js';
+import { ec2Instances } from '../packages/uproot/src/adapters/aws/instance-reader.js';
+import { runDemo } from '../packages/sandbox/src/demo/run-demo.js';
+import {
+  kubeadmRestarts,
+  planEdits,
+  rke2Restarts,
+  rke2Rollouts as rancherRollouts,
+  rkeRestarts,
+  type Edit,
+  type PlannedRestarts,
+} from '../packages/uproot/src/core/distros/journey-restarts.js';
 
-const EXAMPLE = fileURLToPath(new URL('../packages/uproot/examples/rke2-cluster.yaml', import.meta.url));
-const TARGET = 'v1.33.5+rke2r1';
-
-interface Rolls {
-  readonly controlPlane: boolean;
-  readonly workers: boolean;
-}
-
-interface Edit {
-  readonly what: string;
-  readonly before: JsonRecord;
-  readonly after: JsonRecord;
-}
+const example = (name: string) => ({
+  path: `examples/${name}`,
+  text: readFileSync(fileURLToPath(new URL(`../packages/uproot/examples/${name}`, import.meta.url)), 'utf8'),
+});
 
 const spec = (c: JsonRecord): JsonRecord => c.spec as JsonRecord;
 const rkeConfig = (c: JsonRecord): JsonRecord => spec(c).rkeConfig as JsonRecord;
 
-/** The machine pools of the example, by kind: servers (control plane or etcd) and workers. */
-function pools(cluster: JsonRecord) {
-  const kinds = rke2NodeKinds(cluster).filter((k) => k.description.startsWith('machine pool'));
-  return {
-    servers: kinds.filter((k) => k.roles.includes('control-plane') || k.roles.includes('etcd')),
-    workers: kinds.filter((k) => !k.roles.includes('control-plane') && !k.roles.includes('etcd')),
-  };
-}
-
-function rollsOf(edit: Edit): Rolls {
-  const { before, after } = edit;
-  const version = spec(before).kubernetesVersion !== spec(after).kubernetesVersion;
-  const changed = (kinds: ReturnType<typeof pools>['servers']): boolean =>
-    kinds.some(
-      (k) => !deepEqual(rke2EffectiveConfig(before, k.labels), rke2EffectiveConfig(after, k.labels)),
-    );
-  const { servers, workers } = pools(after);
-  return {
-    controlPlane:
-      version ||
-      changed(servers) ||
-      rkeConfig(before).additionalManifest !== rkeConfig(after).additionalManifest,
-    workers: version || changed(workers),
-  };
-}
-
-/** The Cluster as it stands after each step that edits it, from the plan's --out artifacts. */
-function planEdits(plan: MigrationPlan, start: JsonRecord): Edit[] {
-  const edits: Edit[] = [];
-  let before = start;
-  for (const step of plan.steps) {
-    const artifact = plan.artifacts.find((a) => a.path.endsWith(`-${step.id}/rke2-cluster.yaml`));
-    if (!artifact) continue;
-    const after = parse(artifact.content) as JsonRecord;
-    edits.push({ what: step.id, before, after });
-    before = after;
-  }
-  return edits;
+function planOf(planner: DistroPlanner, file: ReturnType<typeof example>, targetVersion?: string) {
+  return planner.plan(planner.read([file]), targetVersion ? { targetVersion } : {});
 }
 
 /** Seven separate upgrades after a same-version migration: version, then CCM, and the 1.33 flags first. */
@@ -91,7 +54,7 @@ function naiveUpgrades(migrated: JsonRecord, options: StepOptions): Edit[] {
   const edits: Edit[] = [];
   let current = migrated;
   for (let minor = 27; minor <= 33; minor++) {
-    const version = minor === 33 ? TARGET : newestRelease('rke2', { major: 1, minor })!;
+    const version = newestRelease('rke2', { major: 1, minor })!;
     if (minor === 33) {
       const flags = structuredClone(current);
       removeArgs(flags, 'kube-apiserver-arg', ['cloud-provider', 'cloud-config']);
@@ -116,59 +79,100 @@ function naiveUpgrades(migrated: JsonRecord, options: StepOptions): Edit[] {
   return edits;
 }
 
-function tally(edits: readonly Edit[], machines: { servers: number; workers: number }) {
-  const rolls = edits.map((e) => ({ edit: e.what, ...rollsOf(e) }));
-  const controlPlaneRolls = rolls.filter((r) => r.controlPlane).length;
-  const workerRolls = rolls.filter((r) => r.workers).length;
+/** The RKE2 journey, planned, with Rancher's rollouts; and the naive runbook's. */
+function rke2Planned() {
+  const file = example('rke2-cluster.yaml');
+  const start = (rke2Planner.read([file]) as unknown as { cluster: JsonRecord }).cluster;
+  const journey = planEdits(planOf(rke2Planner, file, '1.33'), start, 'rke2-cluster.yaml');
+  const sameVersion = planOf(rke2Planner, file);
+  const seed002 = planEdits(sameVersion, start, 'rke2-cluster.yaml');
+  const naive = [...seed002, ...naiveUpgrades(seed002.at(-1)!.after, stepOptionsFromPlan(sameVersion))];
   return {
-    clusterEdits: edits.length,
-    controlPlaneRolls,
-    workerRolls,
-    nodeRestarts: controlPlaneRolls * machines.servers + workerRolls * machines.workers,
-    edits: rolls.map(
-      (r) =>
-        `${r.edit}: ${[r.controlPlane ? 'control plane' : '', r.workers ? 'workers' : ''].filter(Boolean).join(' + ') || 'no roll'}`,
-    ),
+    uproot: { ...rke2Restarts(journey), rancherRollouts: rancherRollouts(journey) },
+    naive: { ...rke2Restarts(naive), rancherRollouts: rancherRollouts(naive) },
   };
 }
 
-function machineCounts(cluster: JsonRecord): { servers: number; workers: number } {
-  const list = (rkeConfig(cluster).machinePools as JsonRecord[]) ?? [];
-  const count = (pred: (p: JsonRecord) => boolean) =>
-    list.filter(pred).reduce((n, p) => n + Number(p.quantity ?? 0), 0);
+function rkePlanned(): PlannedRestarts {
+  const file = example('rke-cluster.yml');
+  const start = (rkePlanner.read([file]) as unknown as { document: JsonRecord }).document;
+  return rkeRestarts(planEdits(planOf(rkePlanner, file, '1.31'), start, 'rke-cluster.yml'));
+}
+
+function kubeadmPlanned(): PlannedRestarts {
+  const file = example('kube-controller-manager.yaml');
+  return kubeadmRestarts(planOf(kubeadmPlanner, file, '1.33'), { 'kube-controller-manager.yaml': file.text });
+}
+
+/** `uproot demo --target-version` in virtual time: what the twin counted, most per machine of each role. */
+async function measured(scenario: string, targetVersion: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'uproot-journey-bench-'));
+  try {
+    const t0 = performance.now();
+    const result = await runDemo(
+      { scenario, timeScale: 1, dir: join(dir, 'twin'), targetVersion },
+      { cwd: dir, env: { PATH: process.env.PATH }, interactive: false },
+      { instances: ec2Instances, virtualTime: true },
+    );
+    const { maxByRole, nodes } = result.ledger.journey.restarts;
+    return {
+      exitCode: result.exitCode,
+      wallSeconds: Math.round((performance.now() - t0) / 100) / 10,
+      overlapSeconds: Math.max(0, ...Object.values(result.ledger.controllers).map((c) => c.overlapSeconds)),
+      controlPlane: maxByRole['control-plane'] ?? 0,
+      workers: maxByRole.worker ?? 0,
+      processes: Object.fromEntries(nodes.map((n) => [n.machine, n.processes])),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function sideBySide(planned: PlannedRestarts, twin: Awaited<ReturnType<typeof measured>>) {
   return {
-    servers: count((p) => p.controlPlaneRole === true || p.etcdRole === true),
-    workers: count((p) => p.controlPlaneRole !== true && p.etcdRole !== true),
+    planned: { controlPlane: planned.controlPlane, workers: planned.workers },
+    measured: { controlPlane: twin.controlPlane, workers: twin.workers },
+    agree: planned.controlPlane === twin.controlPlane && planned.workers === twin.workers,
+    plannedSteps: planned.steps,
+    plannedProcesses: planned.processes,
+    twin,
   };
 }
 
 export async function run(): Promise<Record<string, unknown>> {
-  const file = { path: 'examples/rke2-cluster.yaml', text: readFileSync(EXAMPLE, 'utf8') };
-  const def = rke2Planner.read([file]) as unknown as { cluster: JsonRecord };
-  const start = def.cluster;
-  const machines = machineCounts(start);
-
-  const journey = rke2Planner.plan(rke2Planner.read([file]), { targetVersion: TARGET });
-  const uproot = tally(planEdits(journey, start), machines);
-
-  const sameVersion = rke2Planner.plan(rke2Planner.read([file]), {});
-  const seed002 = planEdits(sameVersion, start);
-  const naive = tally(
-    [...seed002, ...naiveUpgrades(seed002.at(-1)!.after, stepOptionsFromPlan(sameVersion))],
-    machines,
-  );
-  return {
-    from: spec(start).kubernetesVersion,
-    to: TARGET,
-    machines,
-    countingRule:
-      'one Rancher rollout per Cluster edit: the control plane rolls when kubernetesVersion, a server machine\u2019s effective config or additionalManifest changes; the workers when kubernetesVersion or a worker\u2019s effective config changes; node restarts = rolls x machines of that kind',
-    uproot,
-    naive,
-    saved: {
-      controlPlaneRolls: naive.controlPlaneRolls - uproot.controlPlaneRolls,
-      workerRolls: naive.workerRolls - uproot.workerRolls,
-      nodeRestarts: naive.nodeRestarts - uproot.nodeRestarts,
+  const rke2 = rke2Planned();
+  const journeys = {
+    rke2: {
+      from: 'v1.26.15+rke2r1',
+      to: '1.33',
+      ...sideBySide(rke2.uproot, await measured('rke2-intree', '1.33')),
+    },
+    rke: {
+      from: 'v1.26.15-rancher1-1',
+      to: '1.31',
+      ...sideBySide(rkePlanned(), await measured('rke-intree', '1.31')),
+    },
+    kubeadm: {
+      from: 'v1.26.15',
+      to: '1.33',
+      ...sideBySide(kubeadmPlanned(), await measured('kubeadm-intree', '1.33')),
     },
   };
+  return {
+    countingRule:
+      'per machine, its most restarted Kubernetes process (rke2-server/agent per new restart stamp; rke up runs that restart a container; kubelet and each static pod per new definition); additionalManifest restarts nothing (Rancher: Dynamic file, left out of restartStamp)',
+    ...journeys,
+    allAgree: Object.values(journeys).every((j) => j.agree),
+    rke2NaiveRunbook: {
+      planned: { controlPlane: rke2.naive.controlPlane, workers: rke2.naive.workers },
+      rancherRollouts: rke2.naive.rancherRollouts,
+      steps: rke2.naive.steps,
+    },
+    rke2UprootRancherRollouts: rke2.uproot.rancherRollouts,
+  };
+}
+
+/** Rancher's rollouts of uproot's RKE2 journey to 1.33, from the plan (bench/demo.bench.ts compares the twin's). */
+export function rke2Rollouts(): { controlPlane: number; workers: number } {
+  return rke2Planned().uproot.rancherRollouts;
 }

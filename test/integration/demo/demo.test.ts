@@ -45,6 +45,7 @@ describe('uproot demo', () => {
       const code = await runCli(['demo', '--dir', join(dir, 'twin'), '-o', 'json'], io);
       const doc = JSON.parse(io.stdoutText) as {
         controllers: Record<string, { state: string; overlapSeconds?: number; maxGapSeconds?: number }>;
+        journey: { restarts: { maxByRole: Record<string, number> } };
       };
       expect(code).toBe(0);
       // One account, one name per controller: the migrated controllers first, the 1.28 names never separate.
@@ -57,6 +58,9 @@ describe('uproot demo', () => {
         // Lease duration 15 s, plus the retry period's jittered wait (2 s x 2.2) and one renew interval.
         expect(doc.controllers[name]?.maxGapSeconds).toBeLessThan(23.8);
       }
+      // The twin's count: the servers restart for leader migration on and for the switch, the workers for the
+      // switch; the CCM's install and leader migration off (additionalManifest) restart none.
+      expect(doc.journey.restarts.maxByRole).toEqual({ etcd: 2, 'control-plane': 2, worker: 1 });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -19,7 +19,15 @@ interface DemoDoc {
   controllers: Record<string, { state: string; overlapSeconds?: number; maxGapSeconds?: number }>;
   report: { html: string; markdown: string };
   person?: { step: string; did: string }[];
-  journey?: { from: string; to: string; hops: { step: string; version: string; state: string }[] };
+  journey: {
+    from?: string;
+    to?: string;
+    hops?: { step: string; version: string; state: string }[];
+    restarts: {
+      nodes: { machine: string; roles: string[]; restarts: number; processes: Record<string, number> }[];
+      maxByRole: Partial<Record<'control-plane' | 'etcd' | 'worker', number>>;
+    };
+  };
   running: {
     apiServerVersion: string;
     kubelets: Record<string, string>;
@@ -46,7 +54,7 @@ async function demo(
           doc
             ? {
                 migration: doc.migration,
-                hops: doc.journey?.hops,
+                hops: doc.journey.hops,
                 failed: doc.verify.checks.filter((c) => c.status === 'fail'),
               }
             : io.stdoutText.slice(-1500),
@@ -73,10 +81,10 @@ function expectJourney(
   // One name per controller across the 1.28 rename and the CCM aliases.
   expect(Object.keys(doc.controllers).filter((name) => name.endsWith('-controller'))).toEqual([]);
   // Migrated at 1.27 (the switch), then one gated hop per minor, each verified.
-  expect(doc.journey?.hops.map((h) => Number(/^v1\.(\d+)\./.exec(h.version)?.[1]))).toEqual(expected.hops);
-  expect(doc.journey?.hops.every((h) => h.state === 'verified')).toBe(true);
-  expect(doc.journey?.hops[0]?.step).toMatch(/^(switch-to-external|roll-control-plane)$/);
-  expect(doc.journey?.hops.slice(1).map((h) => h.step)).toEqual(
+  expect(doc.journey.hops?.map((h) => Number(/^v1\.(\d+)\./.exec(h.version)?.[1]))).toEqual(expected.hops);
+  expect(doc.journey.hops?.every((h) => h.state === 'verified')).toBe(true);
+  expect(doc.journey.hops?.[0]?.step).toMatch(/^(switch-to-external|roll-control-plane)$/);
+  expect(doc.journey.hops?.slice(1).map((h) => h.step)).toEqual(
     expected.hops.slice(1).map((m) => `upgrade-kubernetes-1.${m}`),
   );
   // The twin's account: every kubelet, /version and every control-plane pod on the target.
@@ -95,6 +103,20 @@ function expectJourney(
   expect(version?.title).toContain(expected.kubelet);
 }
 
+/**
+ * The twin's count of restarts (issue 24): no machine of a role restarted more than the fewest the journey
+ * needs (one roll to turn leader migration on, then one per version step; the CCM's install and leader
+ * migration off restart no server), and every machine of a role as often as the others.
+ */
+function expectRestarts(doc: DemoDoc, most: { controlPlane: number; workers: number }): void {
+  const { nodes, maxByRole } = doc.journey.restarts;
+  expect(maxByRole).toMatchObject({ 'control-plane': most.controlPlane, worker: most.workers });
+  for (const n of nodes)
+    expect(n.restarts, `${n.machine}: ${JSON.stringify(n.processes)}`).toBe(
+      n.roles.includes('control-plane') ? most.controlPlane : most.workers,
+    );
+}
+
 describe('uproot demo --target-version: the journey rehearsed on the twin', () => {
   it('refuses a version it cannot read before starting anything', async () => {
     const io = recordingIo({ env: { PATH: process.env.PATH }, cwd: root });
@@ -107,7 +129,8 @@ describe('uproot demo --target-version: the journey rehearsed on the twin', () =
     const { code, doc } = await demo('rke-133', ['--scenario', 'rke-intree', '--target-version', '1.33']);
     expect(code).toBe(1);
     expect(doc?.migration).toBe('preflight-failed');
-    expect(doc?.journey).toBeUndefined();
+    expect(doc?.journey.hops).toBeUndefined();
+    expect(doc?.journey.restarts.maxByRole).toEqual({ etcd: 0, 'control-plane': 0, worker: 0 });
     expect(new Set(Object.values(doc!.running.kubelets))).toEqual(new Set(['v1.26.15']));
   }, 120_000);
 
@@ -162,6 +185,11 @@ describe('uproot demo --target-version: the journey rehearsed on the twin', () =
       imageTag: 'v1.33.5-rke2r1',
       hops: [27, 28, 29, 30, 31, 32, 33],
     });
+    expectRestarts(doc!, { controlPlane: 8, workers: 7 });
+    for (const n of doc!.journey.restarts.nodes)
+      expect(Object.keys(n.processes)).toContain(
+        n.roles.includes('control-plane') ? 'rke2-server' : 'rke2-agent',
+      );
     const md = readFileSync(doc!.report.markdown, 'utf8');
     expect(md).toContain('## Kubernetes versions');
     expect(md).toContain('| upgrade-kubernetes-1.33 | v1.33.5+rke2r1 |');
@@ -185,6 +213,9 @@ describe('uproot demo --target-version: the journey rehearsed on the twin', () =
       /^The twin runs: \/version (v1\.33\.\d+\+rke2r\d+); kubelets \1 on 6 of 6 nodes; control-plane pod images tagged v1\.33\.\d+-rke2r\d+\.$/m,
     );
     expect(stdout).toMatch(/^✓ the cluster runs v1\.33\.\d+\+rke2r\d+ \(upgrade-kubernetes-1\.33\)$/m);
+    expect(stdout).toMatch(
+      /^Restarts counted by the twin, most on one machine: control-plane 8, etcd 8, worker 7\.$/m,
+    );
   }, 300_000);
 
   it('kubeadm-intree to 1.33: kube-apiserver loses --cloud-provider at 1.33, every kubelet package moved hop by hop', async () => {
@@ -195,7 +226,7 @@ describe('uproot demo --target-version: the journey rehearsed on the twin', () =
       '1.33',
     ]);
     expect(code, stderr.slice(-2000)).toBe(0);
-    const target = doc!.journey!.to;
+    const target = doc!.journey.to!;
     expect(target).toMatch(/^v1\.33\.\d+$/);
     expectJourney(doc!, {
       kubelet: target,
@@ -208,6 +239,7 @@ describe('uproot demo --target-version: the journey rehearsed on the twin', () =
       ...[28, 29, 30, 31, 32, 33].map((m) => `upgrade-kubernetes-1.${m}`),
     ]);
     expect(doc!.person?.at(-1)?.did).toMatch(/no --cloud-provider, no --cloud-config/);
+    expectRestarts(doc!, { controlPlane: 8, workers: 7 });
   }, 300_000);
 
   it('rke-intree to 1.31, RKE\u2019s last minor: every hop by rke up, the CCM chart moved by the person each time', async () => {
@@ -218,8 +250,9 @@ describe('uproot demo --target-version: the journey rehearsed on the twin', () =
       '1.31',
     ]);
     expect(code, stderr.slice(-2000)).toBe(0);
-    const kubelet = doc!.journey!.to.replace(/-rancher.*$/, '');
+    const kubelet = doc!.journey.to!.replace(/-rancher.*$/, '');
     expectJourney(doc!, { kubelet, gitVersion: kubelet, hops: [27, 28, 29, 30, 31] });
+    expectRestarts(doc!, { controlPlane: 6, workers: 5 });
     for (const minor of [28, 29, 30, 31])
       expect(doc!.person?.find((p) => p.step === `upgrade-kubernetes-1.${minor}`)?.did).toMatch(
         new RegExp(`^helm upgrade --install .*values-v1\\.${minor}\\.`),

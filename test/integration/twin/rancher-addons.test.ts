@@ -67,5 +67,33 @@ describe('the twin\u2019s Rancher and additionalManifest', () => {
       .list('v1/nodes')
       .items.filter((n) => (n.spec as { unschedulable?: boolean } | undefined)?.unschedulable);
     expect(cordoned).toEqual([]);
+    // The twin's own count (journey.restarts): an addons.yaml-only plan restarts no machine.
+    expect(twin.ledgerReport().journey.restarts.maxByRole).toEqual({
+      etcd: 0,
+      'control-plane': 0,
+      worker: 0,
+    });
+
+    // A plan with a new restart stamp (the servers' config.yaml changed) restarts rke2-server on each server,
+    // once, and with it the component that changed.
+    expect(
+      (
+        await patchRancherCluster(h, {
+          rkeConfig: {
+            machineGlobalConfig: { 'kube-controller-manager-arg': ['node-monitor-grace-period=30s'] },
+          },
+        })
+      ).code,
+    ).toBe(0);
+    await clock.advanceBy(1_000);
+    await advanceUntil(clock, () => clusterRolledOut(twin), { stepMs: 1_000 });
+    const counted = twin.ledgerReport().journey.restarts;
+    const serverCounts = counted.nodes.filter((n) => n.roles.includes('control-plane'));
+    expect(serverCounts).toHaveLength(servers.length);
+    for (const n of serverCounts) {
+      expect(n.restarts).toBe(1);
+      expect(n.processes).toMatchObject({ 'rke2-server': 1, 'kube-controller-manager': 1 });
+    }
+    expect(counted.maxByRole['control-plane']).toBe(1);
   }, 60_000);
 });

@@ -93,7 +93,10 @@ describe('uproot sandbox', () => {
     });
     const ledger = await uproot(['sandbox', 'ledger', '--dir', dir, '-o', 'json']);
     expect(ledger.code, ledger.stderr).toBe(0);
-    expect(JSON.parse(ledger.stdout)).toMatchObject({ controllers: {} });
+    expect(JSON.parse(ledger.stdout)).toMatchObject({
+      controllers: {},
+      journey: { restarts: { nodes: [], maxByRole: {} } },
+    });
 
     const again = await uproot(['sandbox', 'up', '--scenario', 'empty', '--dir', dir]);
     expect(again.code).toBe(2);

@@ -170,6 +170,7 @@ function demoText(r: DemoResult): string {
     '',
     ...controllersText(r.ledger.rows),
     ...journeyText(r),
+    restartsText(r),
     '',
     `${r.scenario}: migration ${r.migration.outcome.type} in ${r.wallSeconds} s (${r.simulatedSeconds} simulated seconds).`,
   ];
@@ -189,6 +190,15 @@ function controllersText(rows: readonly ControllerRow[]): string[] {
       ? ['Other controllers (leader migration does not move them):', ...others.map(line)]
       : []),
   ];
+}
+
+/** The twin's count of restarts, most per machine of each role (nodes/restart-count.ts). */
+function restartsText(r: DemoResult): string {
+  const { maxByRole } = r.ledger.journey.restarts;
+  const roles = (['control-plane', 'etcd', 'worker'] as const).filter(
+    (role) => maxByRole[role] !== undefined,
+  );
+  return `Restarts counted by the twin, most on one machine: ${roles.map((role) => `${role} ${maxByRole[role]}`).join(', ')}.`;
 }
 
 /** The versions the journey went through, and what the twin runs at the end (its own account). */
@@ -223,7 +233,7 @@ function demoJson(r: DemoResult): unknown {
     controllers: r.ledger.controllers,
     report: r.report,
     ...(r.person.length > 0 ? { person: r.person } : {}),
-    ...(r.journey ? { journey: r.journey } : {}),
+    journey: { ...r.journey, restarts: r.ledger.journey.restarts },
     running: r.running,
     wallSeconds: r.wallSeconds,
     simulatedSeconds: r.simulatedSeconds,

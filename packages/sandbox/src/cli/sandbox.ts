@@ -317,7 +317,9 @@ async function ledger(ctx: CommandContext, opts: { dir?: string; output: string 
   const state = readSandboxState(sandboxDir(ctx, opts.dir));
   const doc = (await control(state, 'GET', '/v1/ledger')) as LedgerReport;
   if (format === 'json') {
-    ctx.io.stdout(renderDocument({ controllers: doc.controllers, detail: doc.detail }, 'json'));
+    ctx.io.stdout(
+      renderDocument({ controllers: doc.controllers, detail: doc.detail, journey: doc.journey }, 'json'),
+    );
     return ExitCode.ok;
   }
   // The same rows, in the same order and words, as the demo and `uproot report` (uproot/core controllerRows).
@@ -330,8 +332,26 @@ async function ledger(ctx: CommandContext, opts: { dir?: string; output: string 
         : `${row.name.padEnd(width)}  ${controllerRowText(row)}`,
     );
   if (doc.rows.length === 0) lines.push('(no controller has run yet)');
-  ctx.io.stdout(`${lines.join('\n')}\n`);
+  ctx.io.stdout(`${[...lines, ...restartLines(doc.journey.restarts.nodes)].join('\n')}\n`);
   return ExitCode.ok;
+}
+
+/** Each machine's restarts, as the twin counted them (twin/nodes/restart-count.ts). */
+function restartLines(nodes: LedgerReport['journey']['restarts']['nodes']): string[] {
+  if (nodes.length === 0) return [];
+  const width = Math.max(7, ...nodes.map((n) => n.machine.length));
+  return [
+    '',
+    `${'MACHINE'.padEnd(width)}  RESTARTS  PROCESSES`,
+    ...nodes.map(
+      (n) =>
+        `${n.machine.padEnd(width)}  ${String(n.restarts).padStart(8)}  ${
+          Object.entries(n.processes)
+            .map(([p, c]) => `${p} ${c}`)
+            .join(', ') || '-'
+        }`,
+    ),
+  ];
 }
 
 async function status(ctx: CommandContext, opts: { dir?: string; output: string }): Promise<number> {

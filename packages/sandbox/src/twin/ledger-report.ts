@@ -8,6 +8,7 @@ import {
   type Ledger,
   type LedgerAnalysis,
 } from 'uproot/core';
+import type { JourneyRestarts } from './nodes/restart-count.js';
 
 /** Per logical controller, from the twin's ownership ledger: the figures `uproot sandbox ledger` reports. */
 export interface LedgerReport {
@@ -17,6 +18,8 @@ export interface LedgerReport {
   readonly controllers: ControllerRowsJson;
   /** The full ownership report (intervals, overlaps, gaps) as JSON. */
   readonly detail: unknown;
+  /** What the machines went through: their restarts (nodes/restart-count.ts). */
+  readonly journey: { readonly restarts: JourneyRestarts };
 }
 
 /** The ledger analysed from the first recorded action (or `from`, if later) to `to`. */
@@ -26,8 +29,16 @@ export function ledgerAnalysis(ledger: Ledger, from: number, to: number): Ledger
   return analyzeLedger(ledger.entries, { window });
 }
 
-/** The rows of an analysis (one account: the demo's text, JSON and report print the same). */
-export function ledgerReport(analysis: LedgerAnalysis): LedgerReport {
+/** The rows of an analysis (one account: the demo's text, JSON and report print the same), and the restarts. */
+export function ledgerReport(
+  analysis: LedgerAnalysis,
+  restarts: JourneyRestarts = { nodes: [], maxByRole: {} },
+): LedgerReport {
   const rows = controllerRows(analysis);
-  return { rows, controllers: controllerRowsJson(rows), detail: ownershipReportToJson(analysis) };
+  return {
+    rows,
+    controllers: controllerRowsJson(rows),
+    detail: ownershipReportToJson(analysis),
+    journey: { restarts },
+  };
 }

@@ -36,6 +36,7 @@ import { Scheduler } from './scheduling/scheduler.js';
 import { twinStatus, type TwinStatus } from './twin-status.js';
 import { servingGitVersion } from './components/serving-version.js';
 import { ledgerAnalysis, ledgerReport, type LedgerReport } from './ledger-report.js';
+import { journeyRestarts } from './nodes/restart-count.js';
 import { Cleanups } from './runtime/cleanups.js';
 
 export { ledgerAnalysis, ledgerReport, type LedgerReport } from './ledger-report.js';
@@ -414,7 +415,8 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
         }
         return rkeUp.up(text, file);
       },
-      ledgerReport: () => ledgerReport(ledgerAnalysis(ledger, startedAt, clock.now())),
+      ledgerReport: () =>
+        ledgerReport(ledgerAnalysis(ledger, startedAt, clock.now()), journeyRestarts(fleet.all())),
       ledgerAnalysis: () => ledgerAnalysis(ledger, startedAt, clock.now()),
       status: () =>
         twinStatus({

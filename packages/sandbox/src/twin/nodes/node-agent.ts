@@ -17,6 +17,7 @@ import {
   type NodeRuntimeInfo,
 } from './node-object.js';
 import { StaticPodSet } from './static-pod-set.js';
+import { RestartCounter } from './restart-count.js';
 import { readInstanceMetadata, withMetadata } from './instance-metadata.js';
 import {
   kubeletStartFailure,
@@ -74,6 +75,8 @@ export class NodeAgent {
   private readonly staticPods: StaticPodSet;
   /** Names this machine registered under before (renamed nodes stop heartbeating but stay in the API). */
   readonly previousNames: string[] = [];
+  /** Every restart of this machine's Kubernetes processes for a change applied to it (restart-count.ts). */
+  readonly restartCounts = new RestartCounter();
 
   private machine: InstanceLayout;
 
@@ -167,6 +170,7 @@ export class NodeAgent {
       configKey(previous.annotations) !== configKey(next.annotations);
     const oldName = this.currentName;
     if (kubeletChanged) {
+      if (previous) this.restartCounts.note('kubelet');
       this.up = false;
       this.deps.log(`${this.instance.machineName}: restarting kubelet (${next.kubelet.args.join(' ')})`);
       await this.deps.clock.sleep(this.deps.restartDelayMs);
@@ -188,6 +192,7 @@ export class NodeAgent {
         await this.staticPods.stop(component);
         await this.deps.clock.sleep(this.deps.restartDelayMs);
         this.startStaticPod(desired);
+        this.restartCounts.note(component);
         restartedPods.push(component);
       }
     }

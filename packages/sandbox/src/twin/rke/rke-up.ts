@@ -195,7 +195,8 @@ export class RkeUp {
     const before = agent.nodeName;
     if (before) cordon(this.options.kube, before);
     say('INFO', `[${plane}] Upgrading ${plane} host [${host}]`);
-    await agent.apply(config);
+    const applied = await agent.apply(config);
+    if (applied.kubeletRestarted || applied.restartedPods.length > 0) agent.restartCounts.note('rke up');
     await this.options.clock.sleep(HEALTHCHECK_DELAY_MS);
     const failure = probeFailures(agent)[0];
     if (failure) return healthcheckError(failure, host);

@@ -228,6 +228,12 @@ export class Rke2Planner {
     }
     const before = agent.nodeName;
     if (before) cordon(downstream, before);
+    // The plan's restart stamp changed (its config.yaml did): the system-agent restarts the service.
+    agent.restartCounts.note(
+      hasRole(agent.instance, 'control-plane') || hasRole(agent.instance, 'etcd')
+        ? 'rke2-server'
+        : 'rke2-agent',
+    );
     const result = await agent.apply(config);
     this.options.log(
       `rke2 planner: ${agent.instance.machineName} applied (kubelet ${result.kubeletRestarted ? 'restarted' : 'unchanged'}; pods restarted: ${result.restartedPods.join(', ') || 'none'})`,
