@@ -118,7 +118,10 @@ async function measured(scenario: string, targetVersion: string) {
     return {
       exitCode: result.exitCode,
       wallSeconds: Math.round((performance.now() - t0) / 100) / 10,
-      overlapSeconds: Math.max(0, ...Object.values(result.ledger.controllers).map((c) => c.overlapSeconds)),
+      overlapSeconds: Math.max(
+        0,
+        ...result.ledger.rows.map((row) => (row.state === 'running' ? row.overlapSeconds : 0)),
+      ),
       controlPlane: maxByRole['control-plane'] ?? 0,
       workers: maxByRole.worker ?? 0,
       processes: Object.fromEntries(nodes.map((n) => [n.machine, n.processes])),
