@@ -54,6 +54,7 @@ export {
 } from './config-phases.js';
 export {
   hostOfIdentity,
+  namesHost,
   identityProfiles,
   imageVersion,
   mostOwningProfile,
