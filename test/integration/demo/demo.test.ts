@@ -117,6 +117,40 @@ describe('uproot demo', () => {
     }
   });
 
+  it('kubeadm-intree to 1.33: every roll restarts the CCM node by node, its leader last, so no controller waits past the 20 s bound', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uproot-demo-test-'));
+    try {
+      const io = recordingIo({ env: { PATH: process.env.PATH }, cwd: dir });
+      const code = await runCli(
+        [
+          'demo',
+          '--scenario',
+          'kubeadm-intree',
+          '--target-version',
+          '1.33',
+          '--dir',
+          join(dir, 'twin'),
+          '-o',
+          'json',
+        ],
+        io,
+      );
+      const doc = JSON.parse(io.stdoutText) as {
+        controllers: Record<string, { overlapSeconds: number; maxGapSeconds: number }>;
+      };
+      expect(code, io.stderrText.slice(-2000)).toBe(0);
+      // Each hop changes the CCM's image tag only; written to every node at once (issue 30), all CCMs
+      // restarted together and service went 49.5 s without a leader. Rolled with the leader last, each
+      // handover costs one lease expiry: LeaseDuration 15 s + RetryPeriod 2 s + a process start (3 s).
+      for (const name of ['service', 'cloud-node-lifecycle']) {
+        expect(doc.controllers[name]?.overlapSeconds).toBe(0);
+        expect(doc.controllers[name]?.maxGapSeconds).toBeLessThanOrEqual(20);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('says how its time runs (virtual by default) and that neither manager runs the route controller', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'uproot-demo-test-'));
     try {

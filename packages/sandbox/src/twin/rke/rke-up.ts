@@ -1,5 +1,6 @@
 import { type Clock, UprootError } from 'uproot';
 import { atLeast, parseKubernetesVersion } from 'uproot/core';
+import { parse } from 'yaml';
 import { isRecord } from '../kube/kube-types.js';
 import { R, type TwinKube } from '../kube/twin-kube.js';
 import { hasRole } from '../layout/cluster-layout.js';
@@ -14,7 +15,7 @@ import { rkeHostTaints, rkeNodeConfig } from './rke-node-config.js';
 
 /**
  * `rke up` against the twin: reads cluster.yml, checks it as RKE does, and rolls the changed nodes
- * (controlplane hosts one at a time: cordon, restart the changed components, uncordon; then workers in
+ * (controlplane hosts max_unavailable_controlplane at a time, default 1: cordon, restart the changed components, uncordon; then workers in
  * batches of 10%), logging in RKE's style. One run at a time, like RKE's state lock.
  */
 
@@ -150,15 +151,23 @@ export class RkeUp {
       // with the workers, which is where `rke up` redeploys every host's kubelet (services/workerplane.go).
       const controlPlane = changed.filter(([a]) => hasRole(a.instance, 'control-plane'));
       const workers = changed.filter(([a]) => !hasRole(a.instance, 'control-plane'));
-      say('INFO', `[controlplane] Processing controlplane hosts for upgrade 1 at a time`);
-      for (const [agent, config] of controlPlane) {
-        const failure = await this.roll(agent, config, 'controlplane', say);
-        if (failure) {
-          const reason = `[controlPlane] Failed to upgrade Control Plane: [${failure}]`;
-          say('FATA', reason);
-          return { ok: false, reason, log: lines };
+      const parallel = maxUnavailableControlplane(text, controlPlane.length);
+      say('INFO', `[controlplane] Processing controlplane hosts for upgrade ${parallel} at a time`);
+      // rke's workers take the hosts from one queue in cluster.yml's order (processControlPlaneForUpgrade).
+      const queue = [...controlPlane];
+      let failure: string | undefined;
+      const worker = async (): Promise<void> => {
+        for (let next = queue.shift(); next && !failure; next = queue.shift()) {
+          failure = await this.roll(next[0], next[1], 'controlplane', say);
+          if (!failure && this.options.rolloutDelayMs > 0)
+            await this.options.clock.sleep(this.options.rolloutDelayMs);
         }
-        if (this.options.rolloutDelayMs > 0) await this.options.clock.sleep(this.options.rolloutDelayMs);
+      };
+      await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, queue.length)) }, worker));
+      if (failure) {
+        const reason = `[controlPlane] Failed to upgrade Control Plane: [${failure}]`;
+        say('FATA', reason);
+        return { ok: false, reason, log: lines };
       }
       say('INFO', `[controlplane] Successfully upgraded Controller Plane..`);
       const batch = Math.max(1, Math.ceil(workers.length * 0.1));
@@ -222,4 +231,25 @@ function healthcheckError(failure: ProbeFailure, host: string): string {
   const url = HEALTHZ[failure.component] ?? 'http://localhost/healthz';
   const port = /:(\d+)\//.exec(url)?.[1] ?? '';
   return `Failed to verify healthcheck: Failed to check ${url} for service [${failure.component}] on host [${host}]: Get "${url}": dial tcp 127.0.0.1:${port}: connect: connection refused, log: ${failure.log}`;
+}
+
+/**
+ * How many control-plane hosts `rke up` upgrades at once: upgrade_strategy.max_unavailable_controlplane
+ * (default "1"), a number or a percentage of the control-plane hosts rounded down, at least 1
+ * (rancher/rke cluster/cluster.go CalculateMaxUnavailable; services/controlplane.go runs that many workers
+ * over the hosts in cluster.yml's order, so rke, not uproot, decides when the lease holder's host goes).
+ */
+export function maxUnavailableControlplane(clusterYml: string, hosts: number): number {
+  let raw: unknown;
+  try {
+    const doc: unknown = parse(clusterYml);
+    const strategy = isRecord(doc) && isRecord(doc.upgrade_strategy) ? doc.upgrade_strategy : {};
+    raw = strategy.max_unavailable_controlplane;
+  } catch {
+    return 1;
+  }
+  const text = raw === undefined || raw === null || raw === '' ? '1' : String(raw);
+  const pct = /^(\d+)%$/.exec(text);
+  const n = pct ? Math.floor((Number(pct[1]) / 100) * hosts) : Number.parseInt(text, 10);
+  return Number.isFinite(n) && n > 0 ? n : 1;
 }

@@ -174,8 +174,11 @@ export class Rke2Planner {
         etcd.length > 0
           ? [tierOf(etcd[0]![0], this.initMachine()), etcd.slice(0, 1)]
           : controlPlane.length > 0
-            ? ['control plane', controlPlane.slice(0, 1)]
-            : ['worker', pending.slice(0, workerConcurrency(rkeConfig, pending.length))];
+            ? [
+                'control plane',
+                controlPlane.slice(0, tierConcurrency(rkeConfig, 'controlPlaneConcurrency', servers.length)),
+              ]
+            : ['worker', pending.slice(0, tierConcurrency(rkeConfig, 'workerConcurrency', pending.length))];
       const names = batch.map(([agent]) => agent.instance.machineName).join(',');
       this.writeStatus((p, g, n) => reconcilingStatus(p, g, n, `configuring ${kind} node(s) ${names}`));
       log(
@@ -280,10 +283,22 @@ function tierOf(agent: NodeAgent, initMachine: string | undefined): string {
   return hasRole(agent.instance, 'control-plane') ? 'control plane' : 'worker';
 }
 
-function workerConcurrency(rkeConfig: Record<string, unknown>, pending: number): number {
+/**
+ * How many machines of a tier Rancher changes at once: upgradeStrategy.controlPlaneConcurrency or
+ * workerConcurrency, "" → 1, a number as is ("0": no limit), a percentage of the tier's machines rounded
+ * up (rancher/rancher pkg/capr/planner/planner.go calculateConcurrency). Rancher goes through the tier's
+ * machines in name order (collect), so it, not uproot, decides whether the lease holder's machine is last.
+ */
+export function tierConcurrency(
+  rkeConfig: Record<string, unknown>,
+  field: 'controlPlaneConcurrency' | 'workerConcurrency',
+  machines: number,
+): number {
   const strategy = isRecord(rkeConfig.upgradeStrategy) ? rkeConfig.upgradeStrategy : {};
-  const raw = String(strategy.workerConcurrency ?? '1');
-  const pct = /^(\d+)%$/.exec(raw);
-  const n = pct ? Math.ceil((Number(pct[1]) / 100) * pending) : Number.parseInt(raw, 10);
+  const raw = String(strategy[field] ?? '');
+  if (raw === '') return 1;
+  const pct = /^(\d+(?:\.\d+)?)%$/.exec(raw);
+  const n = pct ? Math.ceil((Number(pct[1]) / 100) * machines) : Number.parseInt(raw, 10);
+  if (n === 0) return Number.POSITIVE_INFINITY;
   return Math.max(1, Number.isFinite(n) ? n : 1);
 }

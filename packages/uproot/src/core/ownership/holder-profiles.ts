@@ -82,13 +82,18 @@ export function hostOfIdentity(identity: string): string {
   return at > 0 ? identity.slice(0, at) : identity;
 }
 
+/**
+ * Whether a node (or pod) name names `host`, a lease identity's hostname: equal, or equal in the first DNS
+ * label (`ip-10-0-0-10.ec2.internal` is host `ip-10-0-0-10`).
+ */
+export function namesHost(name: string, host: string): boolean {
+  const label = (n: string): string => n.toLowerCase().split('.')[0] ?? '';
+  return name.toLowerCase() === host.toLowerCase() || label(name) === label(host);
+}
+
 /** Whether a pod runs on `host`: its node, or (without the host network) the pod itself, is named so. */
 export function podOnHost(pod: ManagerPod, host: string): boolean {
-  const label = (name: string): string => name.toLowerCase().split('.')[0] ?? '';
-  const wanted = host.toLowerCase();
-  return [pod.nodeName, pod.name].some(
-    (name) => name !== undefined && (name.toLowerCase() === wanted || label(name) === label(wanted)),
-  );
+  return [pod.nodeName, pod.name].some((name) => name !== undefined && namesHost(name, host));
 }
 
 /** The version in an image tag (`…/kube-controller-manager:v1.26.5`, `…:v1.26.15-rke2r1-build…`). */

@@ -68,6 +68,7 @@ export {
 } from './config-phases.js';
 export {
   hostOfIdentity,
+  namesHost,
   identityProfiles,
   imageVersion,
   mostOwningProfile,

@@ -4,22 +4,32 @@
  * written as DIR/<node>/<path>, then a person confirms they are in place) or through a per-node command
  * (`--node-command 'ssh {node} sudo tee {path}'`, the content on stdin). The kubelet then restarts the static
  * pods; with a node command, each node's manager is waited for before the next node (static-pod-wait.ts),
- * and the control-plane-flags gate checks them all. Node files are not read back, so they are undone
- * with the plan's own undo changes (the previous content, from planning time).
+ * and the control-plane-flags gate checks them all. A manager's manifest goes to the node whose manager
+ * holds its lease last (roll-order.ts); with --manifests-out the instructions give that order. Node files
+ * are not read back, so they are undone with the plan's own undo changes (the previous content, from
+ * planning time).
  */
 import { join } from 'node:path';
+import { hostOfIdentity, namesHost } from '../../core/ownership/index.js';
 import type { Change } from '../../core/plan/plan-types.js';
 import { ExitCode, InputError, UprootError } from '../../errors/index.js';
+import type { LeaseFacts } from '../gates/gate-facts.js';
+import { watchedLeases } from '../gates/gate-runner.js';
+import type { Journal } from '../journal/journal-schema.js';
 import type { CommandRunner, FileStore } from '../ports.js';
 import type { ChangeOutcome } from '../run-plan.js';
 import type { ApplyContext, ChangeApplier } from './applier-types.js';
 import { describeCommand, renderCommand, type CommandTemplate } from './command-template.js';
 import { confirmManual } from './manual.js';
 import type { ClusterApplierDeps } from './object-changes.js';
+import { leaseLive, rollOrder } from './roll-order.js';
 import {
   differingNodes,
   managerManifest,
+  staticPodCaughtUp,
+  waitForHandover,
   waitForStaticPod,
+  type ManagerManifest,
   type StaticPodWaitDeps,
 } from './static-pod-wait.js';
 
@@ -36,10 +46,67 @@ export interface NodeFileDeps extends Pick<ClusterApplierDeps, 'confirm' | 'manu
   readonly timeoutMs: number;
   /** Waits for a node's manager to run a written manifest before the next node (node-by-node roll). */
   readonly staticPods?: StaticPodWaitDeps;
+  /** The kube-system leases, to roll a manager's manifest to its leader's node last. */
+  readonly leases?: () => Promise<LeaseFacts[]>;
+}
+
+/** A change's nodes in the order they get a file, and what a person needs to know about that order. */
+interface NodeOrder {
+  readonly nodes: string[];
+  readonly manager?: ManagerManifest;
+  /** The nodes whose manager leads, going last (empty when none does). */
+  readonly holders: readonly string[];
+}
+
+/** The migration leases the journal's plan watches (the managers' main leases are not among them). */
+function migrationLeases(journal: Journal): Set<string> {
+  const names = watchedLeases(journal);
+  names.delete('kube-controller-manager');
+  names.delete('cloud-controller-manager');
+  return names;
+}
+
+function orderNote(order: NodeOrder): string {
+  const last = order.holders.at(-1);
+  if (!order.manager || !last) return '';
+  return `, one at a time, ${last} (whose ${order.manager.component} leads) last`;
 }
 
 export function outPath(dir: string, node: string, path: string): string {
   return join(dir, node, path.replace(/^\/+/, ''));
+}
+
+/**
+ * The identity of `node`'s manager when it leads now (a live lease) and the write will restart it (the node
+ * does not run the manifest yet: a resumed step writes again to nodes that do, and they keep running).
+ */
+async function leaderToRestart(
+  deps: NodeFileDeps,
+  node: string,
+  manager: ManagerManifest,
+): Promise<string | undefined> {
+  if (!deps.leases || !deps.staticPods) return undefined;
+  const pods = await deps.staticPods.pods(manager.component);
+  if (staticPodCaughtUp(pods, node, manager).type === 'caught-up') return undefined;
+  const lease = (await deps.leases()).find((l) => l.name === manager.component);
+  const holder = lease?.holderIdentity;
+  return holder && leaseLive(lease, deps.staticPods.clock.now()) && namesHost(node, hostOfIdentity(holder))
+    ? holder
+    : undefined;
+}
+
+/** The nodes in the order a change goes to them: a manager's manifest reaches its leader's node last. */
+async function nodeOrder(
+  deps: NodeFileDeps,
+  nodes: string[],
+  change: NodeFile,
+  journal: Journal,
+): Promise<NodeOrder> {
+  const manager = change.type === 'write-file' ? managerManifest(change.content) : undefined;
+  if (!manager) return { nodes, holders: [] };
+  if (!deps.leases || nodes.length < 2) return { nodes, holders: [], manager };
+  const order = rollOrder(nodes, manager.component, await deps.leases(), migrationLeases(journal));
+  return { nodes: [...order.nodes], holders: order.holders, manager };
 }
 
 export function nodeFileApplier(deps: NodeFileDeps): ChangeApplier<NodeFile> {
@@ -49,10 +116,9 @@ export function nodeFileApplier(deps: NodeFileDeps): ChangeApplier<NodeFile> {
   const runOnNodes = async (
     template: CommandTemplate,
     change: NodeFile,
-    nodes: string[],
+    { nodes, manager }: NodeOrder,
     stdin?: string,
   ): Promise<void> => {
-    const manager = change.type === 'write-file' ? managerManifest(change.content) : undefined;
     if (manager && deps.staticPods) {
       const differ = differingNodes(await deps.staticPods.pods(manager.component), nodes, manager.flags);
       if (differ) {
@@ -68,6 +134,7 @@ export function nodeFileApplier(deps: NodeFileDeps): ChangeApplier<NodeFile> {
       }
     }
     for (const node of nodes) {
+      const leader = manager ? await leaderToRestart(deps, node, manager) : undefined;
       const argv = renderCommand(template, { node, path: change.path });
       const result = await deps.runner.run({
         file: argv[0]!,
@@ -77,6 +144,8 @@ export function nodeFileApplier(deps: NodeFileDeps): ChangeApplier<NodeFile> {
       });
       if (result.type === 'exited' && result.exitCode === 0) {
         if (manager && deps.staticPods) await waitForStaticPod(deps.staticPods, node, change.path, manager);
+        if (manager && deps.staticPods && deps.leases && leader)
+          await waitForHandover(deps.staticPods, deps.leases, node, manager.component, leader);
         continue;
       }
       const detail =
@@ -96,7 +165,8 @@ export function nodeFileApplier(deps: NodeFileDeps): ChangeApplier<NodeFile> {
   };
 
   const apply = async (change: NodeFile, ctx: ApplyContext): Promise<ChangeOutcome> => {
-    const nodes = await nodesOf(change);
+    const order = await nodeOrder(deps, await nodesOf(change), change, ctx.journal);
+    const { nodes } = order;
     if (nodes.length === 0) {
       throw new UprootError('UP-KUBEADM-NO-NODES', 'no control-plane node found to put the file on', {
         source: 'environment',
@@ -105,14 +175,18 @@ export function nodeFileApplier(deps: NodeFileDeps): ChangeApplier<NodeFile> {
       });
     }
     if (change.type === 'write-file' && deps.nodeCommand) {
-      await runOnNodes(deps.nodeCommand, change, nodes, change.content);
+      await runOnNodes(deps.nodeCommand, change, order, change.content);
       return {
         type: 'done',
-        record: { outcome: 'changed', nodes, detail: `wrote ${change.path} on ${nodes.length} node(s)` },
+        record: {
+          outcome: 'changed',
+          nodes,
+          detail: `wrote ${change.path} on ${nodes.length} node(s)${orderNote(order)}`,
+        },
       };
     }
     if (change.type === 'delete-file' && deps.nodeDeleteCommand) {
-      await runOnNodes(deps.nodeDeleteCommand, change, nodes);
+      await runOnNodes(deps.nodeDeleteCommand, change, order);
       return {
         type: 'done',
         record: { outcome: 'changed', nodes, detail: `deleted ${change.path} on ${nodes.length} node(s)` },
@@ -121,11 +195,7 @@ export function nodeFileApplier(deps: NodeFileDeps): ChangeApplier<NodeFile> {
     if (change.type === 'write-file' && deps.manifestsOut) {
       const written = nodes.map((node) => outPath(deps.manifestsOut!, node, change.path));
       for (const file of written) deps.files.writeAtomic(file, change.content);
-      return confirmManual(
-        deps,
-        ctx,
-        `Copy these files to their nodes, then confirm:\n${nodes.map((n, i) => `  ${written[i]} → ${n}:${change.path}`).join('\n')}`,
-      );
+      return confirmManual(deps, ctx, copyInstructions(order, written, change.path));
     }
     if (change.type === 'delete-file' && (deps.manifestsOut || deps.nodeCommand)) {
       return confirmManual(deps, ctx, `Delete ${change.path} on ${nodes.join(', ')}, then confirm.`);
@@ -151,4 +221,20 @@ export function nodeFileApplier(deps: NodeFileDeps): ChangeApplier<NodeFile> {
       detail: 'node files are restored by the plan\u2019s undo changes',
     }),
   };
+}
+
+/**
+ * What a person copying the files reads: for a manager's manifest, one node at a time in the roll's order
+ * (the leader's node last), each pod running the new manifest and Ready before the next copy.
+ */
+function copyInstructions(order: NodeOrder, written: readonly string[], path: string): string {
+  const copies = order.nodes.map((n, i) => `  ${written[i]} → ${n}:${path}`).join('\n');
+  const { manager } = order;
+  if (!manager || order.nodes.length < 2) return `Copy these files to their nodes, then confirm:\n${copies}`;
+  const last = order.holders.at(-1);
+  const why = last ? ` (${last} last: its ${manager.component} holds the lease)` : '';
+  return [
+    `Copy these files to their nodes one node at a time, in this order${why}. After each copy, wait until \`kubectl -n kube-system get pod ${manager.component}-<node>\` runs the new manifest${manager.image ? ` (image ${manager.image})` : ''} and is Ready before the next node; then confirm:`,
+    copies,
+  ].join('\n');
 }

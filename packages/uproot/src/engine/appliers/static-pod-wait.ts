@@ -1,20 +1,29 @@
 /**
  * kubeadm rolls node by node: after a static pod manifest is written on a node, the kubelet restarts that
- * component, and the next node is only touched once the component runs there with the new flags and is
- * ready (what a person watching `kubectl -n kube-system get pod <component>-<node>` waits for). So at most
- * one kube-controller-manager or cloud-controller-manager is down at a time.
+ * component, and the next node is only touched once the component runs there with the new image and flags
+ * and is ready (what a person watching `kubectl -n kube-system get pod <component>-<node>` waits for). So at
+ * most one kube-controller-manager or cloud-controller-manager is down at a time. The image counts as much
+ * as the flags: an upgrade hop may change only the image tag, and a check of the flags alone would find every
+ * node caught up at once and write them all back to back (issue 30).
  */
 import { parseDocument } from 'yaml';
 import type { Clock } from '../../clock/index.js';
+import { imageTag } from '../../core/ccm/ccm-image.js';
 import { ExitCode, UprootError } from '../../errors/index.js';
-import type { ComponentPodFacts, ManagerComponent } from '../gates/gate-facts.js';
+import type { ComponentPodFacts, LeaseFacts, ManagerComponent } from '../gates/gate-facts.js';
+import { handedOver } from './roll-order.js';
 
 const MANAGERS: readonly ManagerComponent[] = ['kube-controller-manager', 'cloud-controller-manager'];
 
-/** The manager a manifest runs and its flags; undefined for other files (the apiserver, config files). */
-export function managerManifest(
-  content: string,
-): { readonly component: ManagerComponent; readonly flags: readonly string[] } | undefined {
+/** What a manager's static pod manifest runs: the image (when it names one) and the flags, sorted. */
+export interface ManagerManifest {
+  readonly component: ManagerComponent;
+  readonly flags: readonly string[];
+  readonly image?: string;
+}
+
+/** The manager a manifest runs, its image and flags; undefined for other files (the apiserver, config files). */
+export function managerManifest(content: string): ManagerManifest | undefined {
   let pod: unknown;
   try {
     pod = parseDocument(content).toJS();
@@ -24,7 +33,7 @@ export function managerManifest(
   const p = pod as {
     kind?: unknown;
     metadata?: { labels?: Record<string, unknown> };
-    spec?: { containers?: { name?: unknown; command?: unknown; args?: unknown }[] };
+    spec?: { containers?: { name?: unknown; image?: unknown; command?: unknown; args?: unknown }[] };
   };
   if (p?.kind !== 'Pod') return undefined;
   const container = p.spec?.containers?.[0];
@@ -32,7 +41,8 @@ export function managerManifest(
   const component = MANAGERS.find((m) => m === named);
   if (!component || !container) return undefined;
   const words = [container.command, container.args].flatMap((v) => (Array.isArray(v) ? v.map(String) : []));
-  return { component, flags: flagsOnly(words) };
+  const image = typeof container.image === 'string' && container.image ? container.image : undefined;
+  return { component, flags: flagsOnly(words), ...(image ? { image } : {}) };
 }
 
 function flagsOnly(words: readonly string[]): string[] {
@@ -41,15 +51,30 @@ function flagsOnly(words: readonly string[]): string[] {
 
 export type CaughtUp = { readonly type: 'caught-up' } | { readonly type: 'waiting'; readonly detail: string };
 
-/** Whether `node` runs `component` with exactly `flags`, running and ready. */
+/**
+ * Whether two image references run the same release: the same tag when both have one (a registry mirror or
+ * a webhook may rewrite the registry part of a mirror pod's image, never its tag), else the same reference.
+ */
+function sameImage(running: string | undefined, wanted: string): boolean {
+  if (running === undefined) return false;
+  const [a, b] = [imageTag(running), imageTag(wanted)];
+  return a !== undefined && b !== undefined ? a === b : running === wanted;
+}
+
+/** Whether `node` runs the manifest's manager with exactly its flags and its image, running and ready. */
 export function staticPodCaughtUp(
   pods: readonly ComponentPodFacts[],
   node: string,
-  component: ManagerComponent,
-  flags: readonly string[],
+  manifest: ManagerManifest,
 ): CaughtUp {
+  const { component, flags } = manifest;
   const pod = pods.find((p) => p.nodeName === node);
   if (!pod) return { type: 'waiting', detail: `no ${component} pod on ${node} yet` };
+  if (manifest.image !== undefined && !sameImage(pod.image, manifest.image))
+    return {
+      type: 'waiting',
+      detail: `${component} on ${node} still runs image ${pod.image ?? '(none)'}, not ${manifest.image}`,
+    };
   const running = flagsOnly(pod.args);
   if (running.join('\n') !== [...flags].join('\n')) {
     const missing = flags.filter((f) => !running.includes(f));
@@ -72,35 +97,70 @@ export interface StaticPodWaitDeps {
   readonly signal?: AbortSignal;
 }
 
-/** Waits until the node runs the manifest's manager with its flags; throws with the last state on timeout. */
+/** Looks until `look` says done; past the deadline, throws what `failure` makes of the last detail. */
+async function lookUntil(
+  deps: StaticPodWaitDeps,
+  look: () => Promise<{ readonly type: string; readonly detail?: string }>,
+  failure: (detail: string) => UprootError,
+): Promise<void> {
+  const deadline = deps.clock.now() + deps.timeoutMs;
+  for (;;) {
+    const state = await look();
+    if (state.detail === undefined) return;
+    if (deps.clock.now() >= deadline) throw failure(state.detail);
+    await deps.clock.sleep(deps.pollMs ?? 2000, deps.signal);
+  }
+}
+
+/** Waits until the node runs the manifest's manager (image and flags); throws with the last state on timeout. */
 export async function waitForStaticPod(
   deps: StaticPodWaitDeps,
   node: string,
   path: string,
-  manifest: { readonly component: ManagerComponent; readonly flags: readonly string[] },
+  manifest: ManagerManifest,
 ): Promise<void> {
-  const deadline = deps.clock.now() + deps.timeoutMs;
-  for (;;) {
-    const state = staticPodCaughtUp(
-      await deps.pods(manifest.component),
-      node,
-      manifest.component,
-      manifest.flags,
-    );
-    if (state.type === 'caught-up') return;
-    if (deps.clock.now() >= deadline) {
-      throw new UprootError(
+  await lookUntil(
+    deps,
+    async () => staticPodCaughtUp(await deps.pods(manifest.component), node, manifest),
+    (detail) =>
+      new UprootError(
         'UP-KUBEADM-STATIC-POD',
-        `${path} was written on ${node}, but after ${Math.round(deps.timeoutMs / 1000)} s: ${state.detail}`,
+        `${path} was written on ${node}, but after ${Math.round(deps.timeoutMs / 1000)} s: ${detail}`,
         {
           source: 'environment',
           exitCode: ExitCode.failed,
           hint: `look at the kubelet on ${node} (journalctl -u kubelet; crictl ps -a | grep ${manifest.component}); once it runs, \`uproot migrate --resume\` writes the file again (harmless) and goes on`,
         },
-      );
-    }
-    await deps.clock.sleep(deps.pollMs ?? 2000, deps.signal);
-  }
+      ),
+  );
+}
+
+/**
+ * After the leader's node restarted with the new manifest: waits until another manager leads (its lease held
+ * by a live identity other than `before`), so the next restart (the other manager's roll, the next step) does
+ * not begin while these controllers have no leader.
+ */
+export async function waitForHandover(
+  deps: StaticPodWaitDeps,
+  leases: () => Promise<readonly LeaseFacts[]>,
+  node: string,
+  component: ManagerComponent,
+  before: string,
+): Promise<void> {
+  await lookUntil(
+    deps,
+    async () => handedOver(await leases(), component, before, deps.clock.now()),
+    (detail) =>
+      new UprootError(
+        'UP-KUBEADM-LEASE-HANDOVER',
+        `${component} on ${node} led and was restarted, and after ${Math.round(deps.timeoutMs / 1000)} s no other ${component} leads: ${detail}`,
+        {
+          source: 'environment',
+          exitCode: ExitCode.failed,
+          hint: `check the ${component} pods (kubectl -n kube-system get pods -l component=${component}; their logs say "attempting to acquire leader lease"); once one leads, \`uproot migrate --resume\` goes on`,
+        },
+      ),
+  );
 }
 
 /**

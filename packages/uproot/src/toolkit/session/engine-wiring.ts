@@ -20,7 +20,7 @@ import { schedulingApplier } from '../../engine/appliers/node-scheduling.js';
 import { applyObjectApplier, patchObjectApplier } from '../../engine/appliers/object-changes.js';
 import type { EventSink } from '../../engine/events.js';
 import { createGateRunner } from '../../engine/gates/gate-runner.js';
-import type { OwnershipInference } from '../../core/ownership/index.js';
+import { LEASE_NAMESPACE, type OwnershipInference } from '../../core/ownership/index.js';
 import { clusterRefOf } from '../../engine/journal/journal-location.js';
 import type { CommandRunner, GateReader } from '../../engine/ports.js';
 import type { GateRun } from '../../engine/run-plan.js';
@@ -106,6 +106,7 @@ export function wireExecution(
       ...(settings.nodeFiles.nodeDeleteCommand
         ? { nodeDeleteCommand: settings.nodeFiles.nodeDeleteCommand }
         : {}),
+      leases: () => reader.leases(LEASE_NAMESPACE),
       staticPods: {
         clock: settings.clock,
         pods: (component) => reader.componentPods(component),

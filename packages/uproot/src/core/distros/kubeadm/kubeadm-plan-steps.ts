@@ -158,7 +158,22 @@ export function addInstallCcm(plan: PlanAssembly, ctx: KubeadmStepContext): void
   });
 }
 
-/** KCM N+1 with the external provider, node by node; the CCM moves along where the minor changes. */
+function ccmMove(ctx: KubeadmStepContext): Change {
+  return writeFile(
+    CCM_MANIFEST_PATH,
+    `Move the CCM to ${ctx.tags.targetTag} with the node (before KCM N+1: the KCM leads the migrated controllers meanwhile).`,
+    ctx.files.ccm.installed.text,
+    ctx.files.ccm.rolled.text,
+  );
+}
+
+/**
+ * KCM N+1 with the external provider, node by node; the CCM moves along where the minor changes, before KCM
+ * N+1, while the KCM still holds the migration lease: restarting the CCM's leader then hands over only its
+ * main lease. After KCM N+1 the CCM's leader holds both leases, and a new leader must win the main lease
+ * before it even tries the migration lease, whose expiry it only then starts to observe (client-go
+ * leaderelection.go: observedTime is local), so the migrated controllers would wait two lease durations.
+ */
 export function addRollControlPlane(plan: PlanAssembly, ctx: KubeadmStepContext): void {
   const { kcm, ccm } = ctx.files;
   const { wildcard, target } = ctx.config;
@@ -172,6 +187,7 @@ export function addRollControlPlane(plan: PlanAssembly, ctx: KubeadmStepContext)
       wildcard,
       target,
     ),
+    ...(ccmMoves ? [ccmMove(ctx)] : []),
     writeFile(
       KCM_MANIFEST_PATH,
       `kube-controller-manager N+1: --cloud-provider=external, no leader migration${ctx.withNodeIpam ? ', --controllers with -nodeipam' : ''}${ctx.versions.upgrade ? `, image ${ctx.versions.target.raw}` : ''}.`,
@@ -179,15 +195,6 @@ export function addRollControlPlane(plan: PlanAssembly, ctx: KubeadmStepContext)
       kcm.rolled.text,
     ),
   ];
-  if (ccmMoves)
-    changes.push(
-      writeFile(
-        CCM_MANIFEST_PATH,
-        `Move the CCM to ${ctx.tags.targetTag} with the node.`,
-        ccm.installed.text,
-        ccm.rolled.text,
-      ),
-    );
   // kube-apiserver manifests differ per node (--advertise-address), and a node command only writes whole
   // files: its flag is part of the person's step, never one node's file copied to all. With an upgrade the
   // person moves kube-apiserver (and the kubelets) first, as KCM N+1 must not be newer than it.
@@ -198,7 +205,7 @@ export function addRollControlPlane(plan: PlanAssembly, ctx: KubeadmStepContext)
       kubeadmUpgradeChange({
         release: ctx.versions.target.raw,
         toExternal: true,
-        thenUproot: `kube-controller-manager.yaml (${ctx.versions.target.raw}, external, no leader migration)${ccmMoves ? ` and the CCM (${ctx.tags.targetTag})` : ''}`,
+        thenUproot: `${ccmMoves ? `the CCM (${ctx.tags.targetTag}), then ` : ''}kube-controller-manager.yaml (${ctx.versions.target.raw}, external, no leader migration)`,
       }),
     );
   } else changes.push(kubeletAndKubeadmConfigChange());
