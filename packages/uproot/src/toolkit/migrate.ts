@@ -15,6 +15,8 @@ import type { Journal, LoadBalancerRecord } from '../engine/journal/journal-sche
 import { addRun, createJournal, journalPhase } from '../engine/journal/journal-transitions.js';
 import { nextAction, type NextAction } from '../engine/next-action.js';
 import { runPlan, type RunResult } from '../engine/run-plan.js';
+import { watchedLeases } from '../engine/gates/gate-runner.js';
+import { startLeasePoller } from '../engine/gates/lease-poller.js';
 import { sharedOutcomeExitCode } from '../engine/run-outcomes.js';
 import { sanitizePlan } from '../engine/sanitize.js';
 import type { Clusters } from './session/cluster-access.js';
@@ -151,12 +153,30 @@ export async function migrate(
       deps,
       signal: locked.signal,
     });
-    const result = await runPlan(
-      journal.plan,
-      journal,
-      { ...execution, clock, saveJournal: (j) => locked.store.save(j), ...opt('notify', deps.onEvent) },
-      { signal: locked.signal, ...opt('until', options.until) },
-    );
+    // Every second, between gates too: a handover's gap is measured from the old holder's last renewal.
+    const leaseLooks = startLeasePoller({
+      reader: execution.reader,
+      clock,
+      watched: watchedLeases(journal),
+      signal: locked.signal,
+    });
+    let result: RunResult;
+    try {
+      result = await runPlan(
+        journal.plan,
+        journal,
+        {
+          ...execution,
+          clock,
+          leaseLooks,
+          saveJournal: (j) => locked.store.save(j),
+          ...opt('notify', deps.onEvent),
+        },
+        { signal: locked.signal, ...opt('until', options.until) },
+      );
+    } finally {
+      await leaseLooks.stop();
+    }
     const lockLost = locked.lockLost();
     return {
       outcome: {

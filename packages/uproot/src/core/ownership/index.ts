@@ -37,6 +37,8 @@ export type { LeaseObservation } from '../../election/model/index.js';
 export {
   LEASE_FRESHNESS_GRACE_SECONDS,
   LEASE_NAMESPACE,
+  appendLeaseLooks,
+  lastRenewalOf,
   leaseRecordSchema,
   type LeaseRecord,
 } from './lease-record.js';
@@ -89,3 +91,21 @@ export {
 export { journalOwnership, type JournalOwnershipInput } from './journal-ownership.js';
 export { compareOwnership, type OwnershipDisagreement } from './compare.js';
 export { ownershipViews, type OwnershipViews, type OwnershipViewsInput } from './views.js';
+export {
+  componentBounds,
+  controllerBound,
+  DEFAULT_PROMISE_BOUND,
+  PROCESS_START_ALLOWANCE_SECONDS,
+  promiseBoundOf,
+  widerBound,
+  type PromiseBound,
+} from './promise-bound.js';
+export { handoverObservations } from './handover-observations.js';
+export {
+  handoverGaps,
+  promiseBreaches,
+  promiseFigures,
+  type ControllerPromise,
+  type PromiseBreach,
+  type PromiseFigures,
+} from './promise-figures.js';

@@ -1,8 +1,9 @@
 /**
  * What the migration journal keeps of the managers' leases: each holder change of a watched Lease (the
- * migration lease or a manager's main lease), as seen by uproot's gates. Renewals by the same holder are not
- * news and are not kept. The journal's schema embeds this one (src/engine/journal/journal-schema.ts); the
- * inference reads it as LeaseObservations (profiled-inference.ts).
+ * migration lease or a manager's main lease), as seen by uproot's gates and its lease poller. A renewal by the
+ * same holder adds no record; it only moves the holder's record's `lastRenewTime`, which is what a handover's
+ * gap is measured from (promise-figures.ts). The journal's schema embeds this one
+ * (src/engine/journal/journal-schema.ts); the inference reads it as LeaseObservations (profiled-inference.ts).
  */
 import { z } from 'zod';
 import { stepIdSchema } from '../plan/plan-types.js';
@@ -23,6 +24,12 @@ export const leaseRecordSchema = z.object({
   leaseDurationSeconds: z.number().optional(),
   transitions: z.number().optional(),
   /**
+   * The newest renewTime seen while this holder kept the lease (later looks than `observedAt`): the handover
+   * to the next holder happened at most `next acquireTime - lastRenewTime` after its last renewal. Absent in
+   * journals from before it was kept; `renewTime` then stands in (a longer, never shorter, gap).
+   */
+  lastRenewTime: z.string().optional(),
+  /**
    * The step whose gate looked. It orders looks made at the same instant (virtual time runs a step's
    * requests in no time at all), which `observedAt` alone cannot; absent in journals from before it was kept.
    */
@@ -30,3 +37,51 @@ export const leaseRecordSchema = z.object({
 });
 /** A holder change of a watched lease, as the journal keeps it (times RFC 3339). */
 export type LeaseRecord = z.infer<typeof leaseRecordSchema>;
+
+/** Whether `b` names the same holding as `a`: same lease, same holder, same acquisition. */
+function sameHolding(a: LeaseRecord, b: LeaseRecord): boolean {
+  return a.holder === b.holder && a.acquireTime === b.acquireTime;
+}
+
+/** The newest renewal a record knows of (RFC 3339), or undefined. */
+export function lastRenewalOf(record: LeaseRecord): string | undefined {
+  return record.lastRenewTime ?? record.renewTime;
+}
+
+/**
+ * Adds looks at the leases to a timeline as the journal keeps it: a new holding (holder or acquireTime
+ * changed) is a new record; a renewal of the same holding moves that record's `lastRenewTime` forward.
+ * Looks are taken in `observedAt` order (equal times keep their order). Pure; `changed` says whether the
+ * timeline differs from the one given.
+ */
+export function appendLeaseLooks(
+  timeline: readonly LeaseRecord[],
+  looks: readonly LeaseRecord[],
+): { timeline: LeaseRecord[]; changed: boolean } {
+  const out = [...timeline];
+  let changed = false;
+  const ordered = looks
+    .map((look, i) => ({ look, i, at: Date.parse(look.observedAt) }))
+    .sort((a, b) => a.at - b.at || a.i - b.i);
+  for (const { look } of ordered) {
+    const index = lastIndexOf(out, (o) => o.namespace === look.namespace && o.name === look.name);
+    const last = index >= 0 ? out[index]! : undefined;
+    if (!last || !sameHolding(last, look)) {
+      out.push(look);
+      changed = true;
+      continue;
+    }
+    const renewed = look.renewTime;
+    const known = lastRenewalOf(last);
+    if (renewed && (!known || Date.parse(renewed) > Date.parse(known))) {
+      out[index] = { ...last, lastRenewTime: renewed };
+      changed = true;
+    }
+  }
+  return { timeline: out, changed };
+}
+
+function lastIndexOf<T>(items: readonly T[], predicate: (item: T) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i--) if (predicate(items[i]!)) return i;
+  return -1;
+}

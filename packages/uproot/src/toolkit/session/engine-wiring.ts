@@ -48,6 +48,8 @@ export interface ExecutionSettings {
   readonly inference?: OwnershipInference;
   /** Rollback: restore fields someone edited since the step. */
   readonly force?: boolean;
+  /** promise-kept: breaches that ended by then (ms) were acknowledged (--accept-gap). */
+  readonly acceptedUntil?: number;
 }
 
 export interface Execution extends ChangeActions {
@@ -122,7 +124,12 @@ export function wireExecution(
   const runGate = createGateRunner({
     reader,
     clock: settings.clock,
-    context: { facts, controlPlaneSelector: selector, ...(clusterRef ? { clusterRef } : {}) },
+    context: {
+      facts,
+      controlPlaneSelector: selector,
+      ...(clusterRef ? { clusterRef } : {}),
+      ...(settings.acceptedUntil !== undefined ? { acceptedUntil: settings.acceptedUntil } : {}),
+    },
     timeoutScale: settings.gateTimeoutScale,
     ...(settings.inference ? { inference: settings.inference } : {}),
     ...(settings.random ? { random: settings.random } : {}),
