@@ -25,6 +25,10 @@ export interface PromiseBound {
   readonly basis: 'flags' | 'defaults';
 }
 
+function round(s: number): number {
+  return Math.round(s * 1000) / 1000;
+}
+
 function bound(leaseDuration: number, retryPeriod: number, basis: PromiseBound['basis']): PromiseBound {
   return {
     leaseDurationSeconds: leaseDuration,
@@ -99,5 +103,3 @@ export function controllerBound(
     ? widerBound(bounds['kube-controller-manager'], bounds['cloud-controller-manager'])
     : components.map((c) => bounds[c]).reduce(widerBound);
 }
-
-const round = (s: number): number => Math.round(s * 1000) / 1000;

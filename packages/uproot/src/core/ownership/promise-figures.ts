@@ -19,7 +19,11 @@ export interface ControllerPromise {
   /** No manager process ran it in the timeline: not yet running, or not configured anywhere. */
   readonly ran: boolean;
   readonly overlapSeconds: number;
-  readonly overlaps: readonly { readonly from: number; readonly to: number; readonly identities: readonly string[] }[];
+  readonly overlaps: readonly {
+    readonly from: number;
+    readonly to: number;
+    readonly identities: readonly string[];
+  }[];
   readonly maxGapSeconds: number;
   /** Each handover judged: from the last renewal of one owner to the acquisition of the next. */
   readonly gaps: readonly TimeSpan[];

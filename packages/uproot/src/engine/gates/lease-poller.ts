@@ -13,7 +13,6 @@ import type { LeaseRecord } from '../journal/journal-schema.js';
 import type { GateReader } from './gate-facts.js';
 import { leaseRecordsOf } from './gate-runner.js';
 
-
 export interface LeasePoller extends LeaseLooks {
   /** Stops polling; resolves when the last look has ended. */
   stop(): Promise<void>;

@@ -121,15 +121,11 @@ export function wireExecution(
     manual: manualApplier(clusterDeps),
   };
   const clusterRef = clusterRefOf(plan);
+  const accepted = settings.acceptedUntil !== undefined ? { acceptedUntil: settings.acceptedUntil } : {};
   const runGate = createGateRunner({
     reader,
     clock: settings.clock,
-    context: {
-      facts,
-      controlPlaneSelector: selector,
-      ...(clusterRef ? { clusterRef } : {}),
-      ...(settings.acceptedUntil !== undefined ? { acceptedUntil: settings.acceptedUntil } : {}),
-    },
+    context: { facts, controlPlaneSelector: selector, ...(clusterRef ? { clusterRef } : {}), ...accepted },
     timeoutScale: settings.gateTimeoutScale,
     ...(settings.inference ? { inference: settings.inference } : {}),
     ...(settings.random ? { random: settings.random } : {}),
