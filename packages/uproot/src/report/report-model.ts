@@ -1,5 +1,5 @@
 import type { Journal, StepRecord } from '../engine/journal/journal-schema.js';
-import type { OwnershipReport } from '../core/ownership/index.js';
+import type { ControllerFigures, OwnershipReport } from '../core/ownership/index.js';
 import { withImageTag } from '../core/ccm/index.js';
 
 /** What a migration report shows, derived purely from the journal (and the ownership timeline when known). */
@@ -25,6 +25,8 @@ export interface ReportModel {
     readonly name: string;
     readonly overlapSeconds: number;
     readonly maxGapSeconds: number;
+    /** The promise's bound for it, when the figures come from the leases (promise-figures.ts). */
+    readonly boundSeconds?: number;
     /** No manager is configured to run it: no owner by design, not a gap. */
     readonly notConfigured?: true;
   }[];
@@ -50,7 +52,12 @@ export interface ReportGate {
 
 export function buildReportModel(
   journal: Journal,
-  options: { ownership?: OwnershipReport; now: number },
+  options: {
+    ownership?: OwnershipReport;
+    /** The promise's figures from the lease observations; preferred over `ownership`'s when given. */
+    figures?: readonly ControllerFigures[];
+    now: number;
+  },
 ): ReportModel {
   const titles = new Map(journal.plan.steps.map((s) => [s.id, s.title]));
   const steps = journal.steps.map((record): ReportStep => {
@@ -70,14 +77,22 @@ export function buildReportModel(
       failure: record.state === 'failed' ? { reason: record.reason, fix: record.fix } : undefined,
     };
   });
-  const controllers = options.ownership
-    ? Object.entries(options.ownership.controllers).map(([name, c]) => ({
-        name,
+  const controllers = options.figures?.length
+    ? options.figures.map((c) => ({
+        name: c.controller,
         overlapSeconds: c.overlapSeconds,
         maxGapSeconds: c.maxGapSeconds,
-        ...(c.notConfigured ? { notConfigured: true as const } : {}),
+        boundSeconds: c.boundSeconds,
+        ...(c.state === 'not-running' ? { notConfigured: true as const } : {}),
       }))
-    : [];
+    : options.ownership
+      ? Object.entries(options.ownership.controllers).map(([name, c]) => ({
+          name,
+          overlapSeconds: c.overlapSeconds,
+          maxGapSeconds: c.maxGapSeconds,
+          ...(c.notConfigured ? { notConfigured: true as const } : {}),
+        }))
+      : [];
   return {
     title: `uproot migration report: ${journal.cluster.name}`,
     generatedAt: new Date(options.now).toISOString(),

@@ -7,6 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InputError } from '../errors/index.js';
 import { journalSchema, type Journal } from '../engine/journal/journal-schema.js';
+import { controllerFigures, promiseFigures } from '../core/ownership/index.js';
 import {
   buildReportModel,
   journalOwnership,
@@ -46,8 +47,12 @@ export async function report(options: ReportOptions = {}): Promise<ReportResult>
         ? resolve(cwd, options.journal)
         : findJournal(resolve(cwd, options.stateDir ?? '.uproot')),
     );
+  const ownership = journalOwnership(journal);
   const model = buildReportModel(journal, {
-    ownership: journalOwnership(journal),
+    ...(ownership ? { ownership } : {}),
+    figures: controllerFigures(
+      promiseFigures(journal.leaseTimeline, { history: journal, now: ownership?.window.to ?? Date.now() }),
+    ),
     now: options.now ?? Date.now(),
   });
   const format = options.format ?? 'html';

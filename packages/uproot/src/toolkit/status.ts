@@ -16,8 +16,12 @@ import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
 import type { ObjectStore } from '../engine/ports.js';
 import { decideLock, type LockLease } from '../engine/lock/lock-decision.js';
 import {
+  controllerFigures,
   LEASE_NAMESPACE,
   leaseOverlapInference,
+  promiseFigures,
+  type ControllerFigures,
+  type OwnershipEvidence,
   ownershipInference,
   type OwnershipInference,
   type OwnershipOverlap,
@@ -70,6 +74,11 @@ export interface StatusReport {
   readonly lock?: { readonly holder: string; readonly renewedSecondsAgo: number; readonly expired: boolean };
   readonly timeline: readonly LeaseRecord[];
   readonly overlaps: readonly OwnershipOverlap[];
+  /**
+   * Per controller over the whole run, from the journal's lease observations: overlapSeconds (must be 0)
+   * and maxGapSeconds (at most boundSeconds), core/ownership/promise-figures.ts.
+   */
+  readonly controllers: readonly ControllerFigures[];
 }
 
 export interface StatusDeps {
@@ -170,24 +179,36 @@ export async function status(
     leases: live.leases,
     ...(live.lock ? { lock: live.lock } : {}),
     timeline: timeline.slice(-50),
-    overlaps: await overlapsOf(journal, timeline, clusterError ? undefined : clusters, now, deps.inference),
+    ...(await ownershipOf(journal, timeline, clusterError ? undefined : clusters, now, deps.inference)),
   };
 }
 
 /**
- * Judged like the `no-ownership-overlap` gate when the cluster can be read (each holder profiled from its pod
- * or the plan's phases); from the local copy, only the lease check, which needs nothing live.
+ * Judged like the `no-ownership-overlap` and `promise-kept` gates when the cluster can be read (each holder
+ * profiled from its pod or the plan's phases); from the local copy, the overlaps by the lease check alone,
+ * and the figures by the plan's phases.
  */
-async function overlapsOf(
+async function ownershipOf(
   journal: Journal | undefined,
   timeline: readonly LeaseRecord[],
   clusters: { downstream: ObjectStore; management?: ObjectStore | undefined } | undefined,
   now: number,
   inference: OwnershipInference | undefined,
-): Promise<readonly OwnershipOverlap[]> {
-  if (!journal || !clusters) return (inference ?? leaseOverlapInference)(timeline);
+): Promise<Pick<StatusReport, 'overlaps' | 'controllers'>> {
+  if (!journal) return { overlaps: (inference ?? leaseOverlapInference)(timeline), controllers: [] };
+  if (!clusters) {
+    const evidence: OwnershipEvidence = { now, history: journal };
+    return {
+      overlaps: (inference ?? leaseOverlapInference)(timeline),
+      controllers: controllerFigures(promiseFigures(timeline, evidence)),
+    };
+  }
   const reader = new KubeGateReader(clusters.downstream, clusters.management);
-  return (inference ?? ownershipInference)(timeline, await readOwnershipEvidence(journal, reader, now));
+  const evidence = await readOwnershipEvidence(journal, reader, now);
+  return {
+    overlaps: (inference ?? ownershipInference)(timeline, evidence),
+    controllers: controllerFigures(promiseFigures(timeline, evidence)),
+  };
 }
 
 async function readLive(

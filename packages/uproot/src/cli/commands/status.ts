@@ -65,6 +65,15 @@ export function statusText(report: StatusReport): string {
     for (const o of report.timeline.slice(-10))
       out.push(`    ${o.observedAt}  ${o.name}: ${o.holder || '(released)'}`);
   }
+  if (report.controllers.length > 0) {
+    out.push('  controllers (from the leases: overlap, largest gap, bound):');
+    for (const c of report.controllers)
+      out.push(
+        c.state === 'ran'
+          ? `    ${c.controller.padEnd(22)} overlap ${c.overlapSeconds} s, largest gap ${c.maxGapSeconds} s (bound ${c.boundSeconds} s)${c.overlapSeconds > 0 || c.maxGapSeconds > c.boundSeconds ? '  ✗ promise broken' : ''}`
+          : `    ${c.controller.padEnd(22)} not running`,
+      );
+  }
   out.push(
     report.overlaps.length > 0
       ? `  ownership overlaps: ${report.overlaps.map((o) => o.description).join('; ')}`

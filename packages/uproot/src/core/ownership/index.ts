@@ -102,6 +102,8 @@ export {
 } from './promise-bound.js';
 export { handoverObservations } from './handover-observations.js';
 export {
+  controllerFigures,
+  type ControllerFigures,
   handoverGaps,
   promiseBreaches,
   promiseFigures,

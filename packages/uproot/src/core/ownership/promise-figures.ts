@@ -147,3 +147,30 @@ export function promiseBreaches(figures: PromiseFigures, acceptedUntil?: number)
       })),
   ]);
 }
+
+/** One controller's figures as status and report show them (JSON-ready, seconds). */
+export interface ControllerFigures {
+  readonly controller: string;
+  /** `not-running`: no manager process ran it in the timeline (not yet, or not configured anywhere). */
+  readonly state: 'ran' | 'not-running';
+  readonly overlapSeconds: number;
+  readonly maxGapSeconds: number;
+  /** Its bound: LeaseDuration + RetryPeriod of the managers that ran it, plus the process-start allowance. */
+  readonly boundSeconds: number;
+  readonly managers: readonly ManagerComponent[];
+}
+
+/** The figures per controller, those that ran first (status and report show the same). */
+export function controllerFigures(figures: PromiseFigures | undefined): ControllerFigures[] {
+  if (!figures) return [];
+  return [...figures.controllers]
+    .sort((a, b) => Number(b.ran) - Number(a.ran))
+    .map((c) => ({
+      controller: c.controller,
+      state: c.ran ? 'ran' : 'not-running',
+      overlapSeconds: c.overlapSeconds,
+      maxGapSeconds: c.maxGapSeconds,
+      boundSeconds: c.bound.seconds,
+      managers: c.components,
+    }));
+}
