@@ -50,9 +50,9 @@ export function lastRenewalOf(record: LeaseRecord): string | undefined {
 
 /**
  * Adds looks at the leases to a timeline as the journal keeps it: a new holding (holder or acquireTime
- * changed) is a new record; a renewal of the same holding moves that record's `lastRenewTime` forward.
- * Looks are taken in `observedAt` order (equal times keep their order). Pure; `changed` says whether the
- * timeline differs from the one given.
+ * changed) is a new record, placed by its `observedAt` (looks made between gates may reach the journal
+ * after a gate's later ones); a renewal of a known holding moves that record's `lastRenewTime` forward, and
+ * an earlier sighting moves its `observedAt` back. Pure; `changed` says whether the timeline differs.
  */
 export function appendLeaseLooks(
   timeline: readonly LeaseRecord[],
@@ -63,20 +63,27 @@ export function appendLeaseLooks(
   const ordered = looks
     .map((look, i) => ({ look, i, at: Date.parse(look.observedAt) }))
     .sort((a, b) => a.at - b.at || a.i - b.i);
-  for (const { look } of ordered) {
-    const index = lastIndexOf(out, (o) => o.namespace === look.namespace && o.name === look.name);
-    const last = index >= 0 ? out[index]! : undefined;
-    if (!last || !sameHolding(last, look)) {
-      out.push(look);
+  for (const { look, at } of ordered) {
+    const lease = (o: LeaseRecord): boolean => o.namespace === look.namespace && o.name === look.name;
+    const index = lastIndexOf(out, (o) => lease(o) && sameHolding(o, look));
+    if (index < 0) {
+      // After every record seen no later than it, so equal times keep their order.
+      out.splice(lastIndexOf(out, (o) => !(Date.parse(o.observedAt) > at)) + 1, 0, look);
       changed = true;
       continue;
     }
+    const known = out[index]!;
     const renewed = look.renewTime;
-    const known = lastRenewalOf(last);
-    if (renewed && (!known || Date.parse(renewed) > Date.parse(known))) {
-      out[index] = { ...last, lastRenewTime: renewed };
-      changed = true;
-    }
+    const last = lastRenewalOf(known);
+    const later = renewed !== undefined && (!last || Date.parse(renewed) > Date.parse(last));
+    const earlier = at < Date.parse(known.observedAt);
+    if (!later && !earlier) continue;
+    out[index] = {
+      ...known,
+      ...(later ? { lastRenewTime: renewed } : {}),
+      ...(earlier ? { observedAt: look.observedAt } : {}),
+    };
+    changed = true;
   }
   return { timeline: out, changed };
 }

@@ -54,6 +54,19 @@ describe('a handover\u2019s gap, from the lease\u2019s own times', () => {
     expect(appendLeaseLooks(timeline.slice(0, 1), [{ ...renewed, renewTime: at(5) }]).changed).toBe(false);
   });
 
+  it('places a look that reaches the journal late by when it was made (the poller drains after a gate)', () => {
+    const a = { ...held(CCM, 'cp1_a', 0, 0), lastRenewTime: undefined };
+    const b = { ...held(CCM, 'cp2_b', 30, 30), lastRenewTime: undefined };
+    const lateLookAtA = { ...a, observedAt: at(20), renewTime: at(19) };
+    const { timeline } = appendLeaseLooks([a, b], [lateLookAtA]);
+    expect(timeline.map((r) => [r.holder, r.lastRenewTime])).toEqual([
+      ['cp1_a', at(19)],
+      ['cp2_b', undefined],
+    ]);
+    const c = { ...held(CCM, 'cp3_c', 10, 10), lastRenewTime: undefined, observedAt: at(10) };
+    expect(appendLeaseLooks([a, b], [c]).timeline.map((r) => r.holder)).toEqual(['cp1_a', 'cp3_c', 'cp2_b']);
+  });
+
   it('reads an old journal (no lastRenewTime): the first renewal seen stands in, a longer gap', () => {
     const old = [{ ...held(CCM, 'cp1_a', 0, 0), lastRenewTime: undefined, renewTime: at(3) }];
     const timeline = [...old, held(CCM, 'cp2_b', 20, 40)];
