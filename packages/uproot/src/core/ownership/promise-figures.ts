@@ -87,7 +87,8 @@ export function promiseFigures(
   const overlapView = inferProfiledOwnership(timeline, evidence);
   const handoverView = inferProfiledOwnership(timeline, evidence, undefined, 'handover');
   if (!overlapView || !handoverView) return undefined;
-  const judged = window ?? overlapView.report.window;
+  // The handover view's window starts at the earliest acquisition, before the first look.
+  const judged = window ?? handoverView.report.window;
   const bounds = componentBounds(evidence.pods);
   const controllers = Object.entries(handoverView.report.controllers).map(([controller, handover]) =>
     controllerPromise(controller, handover, overlapView.report.controllers[controller], judged, bounds),
