@@ -73,7 +73,8 @@ export function appendLeaseLooks(
       continue;
     }
     const known = out[index]!;
-    const renewed = look.renewTime;
+    // A look may itself carry a last renewal (the poller's compacted looks).
+    const renewed = lastRenewalOf(look);
     const last = lastRenewalOf(known);
     const later = renewed !== undefined && (!last || Date.parse(renewed) > Date.parse(last));
     const earlier = at < Date.parse(known.observedAt);

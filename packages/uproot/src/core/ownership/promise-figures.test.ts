@@ -50,6 +50,9 @@ describe('a handover\u2019s gap, from the lease\u2019s own times', () => {
       ['cp1_a', at(9)],
       ['cp2_b', undefined],
     ]);
+    // A compacted look (the poller's) brings its own last renewal.
+    const compacted = { ...first, observedAt: at(12), renewTime: at(1), lastRenewTime: at(11) };
+    expect(appendLeaseLooks([first], [compacted]).timeline[0]?.lastRenewTime).toBe(at(11));
     // An older renewal seen late never moves it back.
     expect(appendLeaseLooks(timeline.slice(0, 1), [{ ...renewed, renewTime: at(5) }]).changed).toBe(false);
   });
