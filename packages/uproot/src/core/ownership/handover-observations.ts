@@ -43,7 +43,9 @@ export function handoverObservations(timeline: readonly LeaseRecord[]): LeaseObs
       if (!next) return;
       const nextStart = startOf(next);
       const end = or(time(lastRenewalOf(r)), Date.parse(next.observedAt));
-      look(Math.max(start, Math.min(end, nextStart)), name, '');
+      // A holding seen only at its acquisition still held the lease then: 1 ms, so the inference keeps it
+      // (an empty span would make its controllers look not yet running, and hide the gap that follows).
+      if (nextStart > start) look(Math.min(Math.max(start + 1, end), nextStart), name, '');
     });
   }
   // Stable: an end and the next start at the same instant stay in that order.

@@ -29,6 +29,11 @@ describe('a handover\u2019s gap, from the lease\u2019s own times', () => {
     expect(service?.bound.seconds).toBe(20);
   });
 
+  it('keeps a holding seen only at its acquisition: the gap after it is a gap, not "not yet running"', () => {
+    const timeline = [held(CCM, 'cp1_a', 0, 0), held(CCM, 'cp2_b', 55, 100)];
+    expect(figure(promiseFigures(timeline, { now: T0 + 100_000 }), 'service')?.maxGapSeconds).toBe(54.999);
+  });
+
   it('counts a controller from when it first runs: before that it is not yet running, not in a gap', () => {
     expect(handoverGaps([{ from: 50, to: 60 }])).toEqual([]);
     expect(handoverGaps([])).toEqual([]);
