@@ -30,7 +30,6 @@ describe('the promise gate stops a run whose controllers went without a leader p
         (s) => [s.id, 'gates' in s ? s.gates.find((g) => g.gate.type === 'promise-kept')?.result : undefined],
       );
       const timeline = result.outcome.type === 'ran' ? result.outcome.result.journal.leaseTimeline : [];
-      console.log('DEBUG', fault?.hits(), JSON.stringify(promiseGates), JSON.stringify(timeline.map((r) => [r.name.slice(0, 14), r.holder.slice(0, 32), r.observedAt.slice(11, 23), r.acquireTime?.slice(11, 23), (r.lastRenewTime ?? r.renewTime)?.slice(11, 23), r.step])));
       expect(result.exitCode, JSON.stringify({ promiseGates, timeline }, null, 1)).toBe(1);
       const failed = result.outcome.type === 'ran' ? result.outcome.result : undefined;
       expect(failed?.type).toBe('gate-failed');
@@ -76,6 +75,15 @@ describe('the promise gate stops a run whose controllers went without a leader p
           })),
         ),
       );
+
+      // On the twin, the figures from the leases agree with the ledger's ground truth within 1 s.
+      for (const name of ['service', 'cloud-node-lifecycle']) {
+        const c = json.controllers.find((x) => x.controller === name);
+        expect(
+          Math.abs((c?.maxGapSeconds ?? NaN) - (ledger[name]?.maxGapSeconds ?? NaN)),
+        ).toBeLessThanOrEqual(1);
+        expect(c?.overlapSeconds).toBe(ledger[name]?.overlapSeconds);
+      }
 
       // A person looked at it: --accept-gap lets the recorded breach pass, and the step verifies.
       await sb.migrate({ resume: true, acceptGap: true, skipPreflight: true });
