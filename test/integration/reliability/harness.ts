@@ -25,6 +25,7 @@ import {
   type RollbackRunResult,
 } from '../../../packages/uproot/src/toolkit/rollback.js';
 import { verify, type VerifyReport } from '../../../packages/uproot/src/toolkit/verify.js';
+import { status, type StatusReport } from '../../../packages/uproot/src/toolkit/status.js';
 import { ec2Instances } from '../../../packages/uproot/src/adapters/aws/instance-reader.js';
 
 /**
@@ -44,6 +45,8 @@ export interface ReliabilityTwin {
     extra?: { signal?: AbortSignal; onEvent?: (e: EngineEvent) => void },
   ): Promise<MigrateResult>;
   verify(): Promise<{ report: VerifyReport; exitCode: number }>;
+  /** `uproot status` against the twin (the journal, the leases, each controller's figures). */
+  status(): Promise<StatusReport>;
   /** verify, repeated a few simulated minutes while only rollouts are still finishing (see settledVerify). */
   settledVerify(): Promise<{ report: VerifyReport; exitCode: number; attempts: number }>;
   rollback(options?: Partial<RollbackOptions>): Promise<RollbackRunResult>;
@@ -109,6 +112,7 @@ export async function startReliabilityTwin(scenarioName = 'rke2-intree'): Promis
         },
       ),
     verify: () => verify(target, host, { clock, instances: ec2Instances(env) }),
+    status: () => status({ ...target, stateDir }, host, { clock }),
     settledVerify: async () => {
       // migrate can finish while Rancher still restarts the last control-plane node for its final edit, so
       // a KCM or CCM pod is briefly not ready; verify is a point-in-time check a person reruns. Wait for

@@ -130,4 +130,4 @@ export {
   type ManagerFlagsOptions,
   type ManagerFlagsResult,
 } from './leader-migration/manager-flags.js';
-export { parseGoBool, parseGoDuration } from './leader-migration/go-flag-values.js';
+export { parseGoBool, parseGoDuration } from './model/go-flag-values.js';

@@ -14,6 +14,11 @@ export interface GateRun {
   readonly observations?: readonly LeaseRecord[];
 }
 
+/** What the engine reads from a lease poller (engine/gates/lease-poller.ts): the looks since the last drain. */
+export interface LeaseLooks {
+  drain(): LeaseRecord[];
+}
+
 export interface GateCheckActions {
   readonly clock: Clock;
   runGate(input: {
@@ -22,6 +27,11 @@ export interface GateCheckActions {
     readonly journal: Journal;
   }): Promise<GateRun>;
   readonly notify?: EventSink;
+  /**
+   * The lease looks made between gates (engine/gates/lease-poller.ts), added to the journal's timeline
+   * before each gate, so a gate judges every renewal seen so far.
+   */
+  readonly leaseLooks?: LeaseLooks;
 }
 
 export type GateCheck =
@@ -43,15 +53,16 @@ export async function checkGate(
   const { clock } = actions;
   if (how.signal?.aborted) return { type: 'interrupted' };
   const startedAt = new Date(clock.now()).toISOString();
+  const polled = actions.leaseLooks?.drain() ?? [];
+  let journal = polled.length > 0 ? appendLeaseRecords(input.journal, polled, clock.now()) : input.journal;
   let run: GateRun;
   try {
-    run = await actions.runGate({ step, gate, journal: input.journal });
+    run = await actions.runGate({ step, gate, journal });
   } catch (error) {
     if (how.isAbort(error)) return { type: 'interrupted' };
     throw error;
   }
   const finishedAt = new Date(clock.now()).toISOString();
-  let journal = input.journal;
   if (run.observations?.length) journal = appendLeaseRecords(journal, run.observations, clock.now());
   journal = await how.record(journal, { gate, startedAt, finishedAt, result: run.result });
   actions.notify?.({ type: 'gate-finished', step: step.id, gate, result: run.result });

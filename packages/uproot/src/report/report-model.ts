@@ -47,7 +47,12 @@ export interface ReportGate {
 
 export function buildReportModel(
   journal: Journal,
-  options: { ownership?: OwnershipReport; now: number },
+  options: {
+    ownership?: OwnershipReport;
+    /** The rows of the promise's figures from the lease observations; preferred over `ownership`'s. */
+    rows?: readonly ControllerRow[];
+    now: number;
+  },
 ): ReportModel {
   const titles = new Map(journal.plan.steps.map((s) => [s.id, s.title]));
   const steps = journal.steps.map((record): ReportStep => {
@@ -67,7 +72,7 @@ export function buildReportModel(
       failure: record.state === 'failed' ? { reason: record.reason, fix: record.fix } : undefined,
     };
   });
-  const controllers = options.ownership ? controllerRows(options.ownership) : [];
+  const controllers = options.rows ?? (options.ownership ? controllerRows(options.ownership) : []);
   return {
     title: `uproot migration report: ${journal.cluster.name}`,
     generatedAt: new Date(options.now).toISOString(),

@@ -15,6 +15,8 @@ import type { Journal, LoadBalancerRecord } from '../engine/journal/journal-sche
 import { addRun, createJournal, journalPhase } from '../engine/journal/journal-transitions.js';
 import { nextAction, type NextAction } from '../engine/next-action.js';
 import { runPlan, type RunResult } from '../engine/run-plan.js';
+import { watchedLeases } from '../engine/gates/gate-runner.js';
+import { startLeasePoller, type LeasePoller } from '../engine/gates/lease-poller.js';
 import { sharedOutcomeExitCode } from '../engine/run-outcomes.js';
 import { sanitizePlan } from '../engine/sanitize.js';
 import type { Clusters } from './session/cluster-access.js';
@@ -151,11 +153,15 @@ export async function migrate(
       deps,
       signal: locked.signal,
     });
-    const result = await runPlan(
-      journal.plan,
-      journal,
-      { ...execution, clock, saveJournal: (j) => locked.store.save(j), ...opt('notify', deps.onEvent) },
-      { signal: locked.signal, ...opt('until', options.until) },
+    const save = (j: Journal): Promise<Journal> => locked.store.save(j);
+    const actions = { ...execution, clock, saveJournal: save, ...opt('notify', deps.onEvent) };
+    const result = await withLeaseLooks(execution, journal, clock, locked.signal, (leaseLooks) =>
+      runPlan(
+        journal.plan,
+        journal,
+        { ...actions, leaseLooks },
+        { signal: locked.signal, ...opt('until', options.until) },
+      ),
     );
     const lockLost = locked.lockLost();
     return {
@@ -168,6 +174,30 @@ export async function migrate(
       exitCode: lockLost ? ExitCode.badInput : exitCodeOf(result),
     };
   });
+}
+
+/**
+ * Runs `run` while the leases are looked at every second, between gates too: a handover's gap is measured
+ * from the old holder's last renewal, so the journal must see it.
+ */
+async function withLeaseLooks<T>(
+  execution: { readonly reader: Parameters<typeof startLeasePoller>[0]['reader'] },
+  journal: Journal,
+  clock: Clock,
+  signal: AbortSignal,
+  run: (looks: LeasePoller) => Promise<T>,
+): Promise<T> {
+  const looks = startLeasePoller({
+    reader: execution.reader,
+    clock,
+    watched: watchedLeases(journal),
+    signal,
+  });
+  try {
+    return await run(looks);
+  } finally {
+    await looks.stop();
+  }
 }
 
 /** With autoResume, an unfinished journal is resumed as --resume would; otherwise the options as given. */

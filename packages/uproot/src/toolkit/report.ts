@@ -7,7 +7,12 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InputError } from '../errors/index.js';
 import { journalSchema, type Journal } from '../engine/journal/journal-schema.js';
-import type { OwnershipReport } from '../core/ownership/index.js';
+import {
+  plannedNotConfigured,
+  promiseFigures,
+  promiseRows,
+  type OwnershipReport,
+} from '../core/ownership/index.js';
 import {
   buildReportModel,
   journalOwnership,
@@ -53,9 +58,20 @@ export async function report(options: ReportOptions = {}): Promise<ReportResult>
         ? resolve(cwd, options.journal)
         : findJournal(resolve(cwd, options.stateDir ?? '.uproot')),
     );
+  const now = options.now ?? Date.now();
+  const ownership = options.ownership ?? journalOwnership(journal);
+  // Given an ownership report (a twin's ledger), its rows; otherwise the promise's figures from the journal's
+  // lease observations, the figures `uproot status` shows for a live cluster.
+  const rows = options.ownership
+    ? undefined
+    : promiseRows(
+        promiseFigures(journal.leaseTimeline, { history: journal, now: ownership?.window.to ?? now }),
+        plannedNotConfigured(journal.plan),
+      );
   const model = buildReportModel(journal, {
-    ownership: options.ownership ?? journalOwnership(journal),
-    now: options.now ?? Date.now(),
+    ...(ownership ? { ownership } : {}),
+    ...(rows && rows.length > 0 ? { rows } : {}),
+    now,
   });
   const format = options.format ?? 'html';
   const text =

@@ -18,6 +18,11 @@ import { decideLock, type LockLease } from '../engine/lock/lock-decision.js';
 import {
   LEASE_NAMESPACE,
   leaseOverlapInference,
+  plannedNotConfigured,
+  promiseFigures,
+  promiseRows,
+  type ControllerRow,
+  type OwnershipEvidence,
   ownershipInference,
   type OwnershipInference,
   type OwnershipOverlap,
@@ -70,6 +75,12 @@ export interface StatusReport {
   readonly lock?: { readonly holder: string; readonly renewedSecondsAgo: number; readonly expired: boolean };
   readonly timeline: readonly LeaseRecord[];
   readonly overlaps: readonly OwnershipOverlap[];
+  /**
+   * Per controller over the whole run, from the journal's lease observations, as the one account's rows
+   * (migrated first): overlapSeconds (must be 0) and maxGapSeconds (at most boundSeconds),
+   * core/ownership/promise-figures.ts.
+   */
+  readonly controllers: readonly ControllerRow[];
 }
 
 export interface StatusDeps {
@@ -170,24 +181,36 @@ export async function status(
     leases: live.leases,
     ...(live.lock ? { lock: live.lock } : {}),
     timeline: timeline.slice(-50),
-    overlaps: await overlapsOf(journal, timeline, clusterError ? undefined : clusters, now, deps.inference),
+    ...(await ownershipOf(journal, timeline, clusterError ? undefined : clusters, now, deps.inference)),
   };
 }
 
 /**
- * Judged like the `no-ownership-overlap` gate when the cluster can be read (each holder profiled from its pod
- * or the plan's phases); from the local copy, only the lease check, which needs nothing live.
+ * Judged like the `no-ownership-overlap` and `promise-kept` gates when the cluster can be read (each holder
+ * profiled from its pod or the plan's phases); from the local copy, the overlaps by the lease check alone,
+ * and the figures by the plan's phases.
  */
-async function overlapsOf(
+async function ownershipOf(
   journal: Journal | undefined,
   timeline: readonly LeaseRecord[],
   clusters: { downstream: ObjectStore; management?: ObjectStore | undefined } | undefined,
   now: number,
   inference: OwnershipInference | undefined,
-): Promise<readonly OwnershipOverlap[]> {
-  if (!journal || !clusters) return (inference ?? leaseOverlapInference)(timeline);
+): Promise<Pick<StatusReport, 'overlaps' | 'controllers'>> {
+  if (!journal) return { overlaps: (inference ?? leaseOverlapInference)(timeline), controllers: [] };
+  if (!clusters) {
+    const evidence: OwnershipEvidence = { now, history: journal };
+    return {
+      overlaps: (inference ?? leaseOverlapInference)(timeline),
+      controllers: promiseRows(promiseFigures(timeline, evidence), plannedNotConfigured(journal.plan)),
+    };
+  }
   const reader = new KubeGateReader(clusters.downstream, clusters.management);
-  return (inference ?? ownershipInference)(timeline, await readOwnershipEvidence(journal, reader, now));
+  const evidence = await readOwnershipEvidence(journal, reader, now);
+  return {
+    overlaps: (inference ?? ownershipInference)(timeline, evidence),
+    controllers: promiseRows(promiseFigures(timeline, evidence), plannedNotConfigured(journal.plan)),
+  };
 }
 
 async function readLive(

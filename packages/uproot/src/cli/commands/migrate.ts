@@ -138,6 +138,7 @@ interface MigrateCliFlags extends TargetCliFlags, ExecutionCliFlags {
   autoResume?: boolean;
   until?: StepId;
   skipPreflight?: boolean;
+  acceptGap?: boolean;
 }
 
 async function runMigrate(opts: MigrateCliFlags, ctx: CommandContext): Promise<number> {
@@ -156,6 +157,7 @@ async function runMigrate(opts: MigrateCliFlags, ctx: CommandContext): Promise<n
     ...(opts.autoResume ? { autoResume: true } : {}),
     ...(opts.until ? { until: opts.until } : {}),
     ...(opts.skipPreflight ? { skipPreflight: true } : {}),
+    ...(opts.acceptGap ? { acceptGap: true } : {}),
   };
   const result = await migrate(options, hostOf(io), {
     ...(io.clock ? { clock: io.clock } : {}),
@@ -196,7 +198,11 @@ export const registerMigrateCommand: CommandRegistrar = (program, ctx) => {
       'continue the journaled migration if one is unfinished, else start one (what Jobs run)',
     )
     .addOption(new Option('--until <step>', 'stop once this step is verified').argParser(stepIdArg))
-    .option('--skip-preflight', 'do not refuse on failed preflight checks');
+    .option('--skip-preflight', 'do not refuse on failed preflight checks')
+    .option(
+      '--accept-gap',
+      'with --resume: go on past promise breaches (an overlap, or a gap past the lease bound) that happened before this run; they stay in the journal',
+    );
   addExecutionOptions(cmd);
   cmd.action(ctx.run((opts: MigrateCliFlags) => runMigrate(opts, ctx)));
 };

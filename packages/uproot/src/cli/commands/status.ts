@@ -5,6 +5,7 @@ import { RealClock } from '../../clock/index.js';
 import { ExitCode, InputError } from '../../errors/index.js';
 import { status, watchStatus, type StatusReport } from '../../toolkit/status.js';
 import { addTargetOptions, hostOf, targetFlags, type TargetCliFlags } from '../command-kit.js';
+import { controllerRowText } from '../../core/index.js';
 
 interface StatusCliFlags extends TargetCliFlags {
   watch?: boolean;
@@ -64,6 +65,15 @@ export function statusText(report: StatusReport): string {
     out.push('  lease holder changes:');
     for (const o of report.timeline.slice(-10))
       out.push(`    ${o.observedAt}  ${o.name}: ${o.holder || '(released)'}`);
+  }
+  if (report.controllers.length > 0) {
+    out.push('  controllers (from the leases: overlap, largest gap, bound):');
+    for (const c of report.controllers)
+      out.push(
+        c.state === 'running'
+          ? `    ${c.name.padEnd(22)} ${controllerRowText(c)}${c.boundSeconds !== undefined ? ` (bound ${c.boundSeconds} s)` : ''}${c.overlapSeconds > 0 || (c.boundSeconds !== undefined && c.maxGapSeconds > c.boundSeconds) ? '  \u2717 promise broken' : ''}`
+          : `    ${c.name.padEnd(22)} ${controllerRowText(c)}`,
+      );
   }
   out.push(
     report.overlaps.length > 0

@@ -134,9 +134,12 @@ describe('RKE2 journey 1.26 → 1.33', () => {
         'daemonset-rolled-out',
         'nodes-initialized',
         'load-balancers-kept',
+        'promise-kept',
       ]);
       expect(hop.undo.changes).toEqual([]);
     }
+    // Every step, not only the hops, ends judged against the promise.
+    for (const step of plan.steps) expect(step.gates.at(-1)).toEqual({ type: 'promise-kept' });
     const switched = plan.steps.find((s) => s.id === 'switch-to-external')!;
     expect(switched.gates.map((g) => g.type)).toContain('kubernetes-version');
   });
@@ -276,6 +279,7 @@ spec:
         'ccm-static-pods',
         'nodes-initialized',
         'load-balancers-kept',
+        'promise-kept',
       ]);
       // The hop waits for the CCM pod its manifest describes: the gate's tag is the file's.
       const written = /cloud-controller-manager:(\S+)/.exec(

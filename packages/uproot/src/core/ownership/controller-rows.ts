@@ -19,7 +19,13 @@ interface RowBase {
 }
 
 export type ControllerRow =
-  | (RowBase & { readonly state: 'running'; readonly overlapSeconds: number; readonly maxGapSeconds: number })
+  | (RowBase & {
+      readonly state: 'running';
+      readonly overlapSeconds: number;
+      readonly maxGapSeconds: number;
+      /** The promise's bound for it, when the figures come from the leases (promise-figures.ts). */
+      readonly boundSeconds?: number;
+    })
   | (RowBase & { readonly state: 'not-yet-running' | 'not-configured' });
 
 /** The words every output uses for a controller that has no figures. */
@@ -29,16 +35,30 @@ export const NOT_YET_RUNNING_TEXT = 'not yet running';
 /** The rows: the migrated controllers first (in MIGRATED_CONTROLLERS order), then the others alphabetically. */
 export function controllerRows(report: OwnershipReport): ControllerRow[] {
   const rows = Object.entries(report.controllers).map(([name, c]): ControllerRow => {
-    const migrated =
-      (MIGRATED_CONTROLLERS as readonly string[]).includes(name) &&
-      (!MOVES_ONLY_IF_CCM_RAN.has(name) || c.intervals.some((i) => i.component === CCM));
+    const migrated = isMigratedController(
+      name,
+      c.intervals.map((i) => i.component),
+    );
     return c.state === 'running'
       ? { name, migrated, state: c.state, overlapSeconds: c.overlapSeconds, maxGapSeconds: c.maxGapSeconds }
       : { name, migrated, state: c.state };
   });
+  return orderRows(rows);
+}
+
+/** Whether a controller is one Leader Migration moves, given the managers that ran it. */
+export function isMigratedController(name: string, ranBy: readonly string[]): boolean {
+  return (
+    (MIGRATED_CONTROLLERS as readonly string[]).includes(name) &&
+    (!MOVES_ONLY_IF_CCM_RAN.has(name) || ranBy.includes(CCM))
+  );
+}
+
+/** The order every output lists rows in: the migrated controllers first, then the others alphabetically. */
+export function orderRows<R extends ControllerRow>(rows: readonly R[]): R[] {
   const rank = (r: ControllerRow): number =>
     r.migrated ? (MIGRATED_CONTROLLERS as readonly string[]).indexOf(r.name) : MIGRATED_CONTROLLERS.length;
-  return rows.sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
+  return [...rows].sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
 }
 
 /** The figures of a row, or the words for why it has none. */

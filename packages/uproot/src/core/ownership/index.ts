@@ -20,7 +20,9 @@ export {
   controllerRows,
   controllerRowsJson,
   controllerRowText,
+  isMigratedController,
   MIGRATED_CONTROLLERS,
+  orderRows,
   NOT_CONFIGURED_TEXT,
   NOT_YET_RUNNING_TEXT,
   type ControllerRow,
@@ -51,6 +53,8 @@ export type { LeaseObservation } from '../../election/model/index.js';
 export {
   LEASE_FRESHNESS_GRACE_SECONDS,
   LEASE_NAMESPACE,
+  appendLeaseLooks,
+  lastRenewalOf,
   leaseRecordSchema,
   type LeaseRecord,
 } from './lease-record.js';
@@ -101,6 +105,25 @@ export {
   type OwnershipInference,
   type OwnershipOverlap,
 } from './overlaps.js';
-export { journalOwnership, type JournalOwnershipInput } from './journal-ownership.js';
+export { journalOwnership, plannedNotConfigured, type JournalOwnershipInput } from './journal-ownership.js';
 export { compareOwnership, type OwnershipDisagreement } from './compare.js';
 export { ownershipViews, type OwnershipViews, type OwnershipViewsInput } from './views.js';
+export {
+  componentBounds,
+  controllerBound,
+  DEFAULT_PROMISE_BOUND,
+  PROCESS_START_ALLOWANCE_SECONDS,
+  promiseBoundOf,
+  widerBound,
+  type PromiseBound,
+} from './promise-bound.js';
+export { handoverObservations } from './handover-observations.js';
+export {
+  handoverGaps,
+  promiseRows,
+  promiseBreaches,
+  promiseFigures,
+  type ControllerPromise,
+  type PromiseBreach,
+  type PromiseFigures,
+} from './promise-figures.js';

@@ -43,6 +43,11 @@ export function journalOwnership(journal: JournalOwnershipInput): OwnershipRepor
   return inferred && routeRunsInNeither(journal.plan) ? withoutRoute(inferred.report) : inferred?.report;
 }
 
+/** The controllers the plan runs in neither manager (route, when the CCM gets --configure-cloud-routes=false). */
+export function plannedNotConfigured(plan: JournalOwnershipInput['plan']): ReadonlySet<string> {
+  return new Set(routeRunsInNeither(plan) ? ['route'] : []);
+}
+
 /**
  * The plan's route decision (distros/shared/controller-handover.ts): the CCM gets --configure-cloud-routes=false
  * exactly when the KCMs never started route either. The leases cannot tell that a holder skipped a controller,

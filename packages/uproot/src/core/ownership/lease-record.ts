@@ -1,8 +1,9 @@
 /**
  * What the migration journal keeps of the managers' leases: each holder change of a watched Lease (the
- * migration lease or a manager's main lease), as seen by uproot's gates. Renewals by the same holder are not
- * news and are not kept. The journal's schema embeds this one (src/engine/journal/journal-schema.ts); the
- * inference reads it as LeaseObservations (profiled-inference.ts).
+ * migration lease or a manager's main lease), as seen by uproot's gates and its lease poller. A renewal by the
+ * same holder adds no record; it only moves the holder's record's `lastRenewTime`, which is what a handover's
+ * gap is measured from (promise-figures.ts). The journal's schema embeds this one
+ * (src/engine/journal/journal-schema.ts); the inference reads it as LeaseObservations (profiled-inference.ts).
  */
 import { z } from 'zod';
 import { stepIdSchema } from '../plan/plan-types.js';
@@ -23,6 +24,12 @@ export const leaseRecordSchema = z.object({
   leaseDurationSeconds: z.number().optional(),
   transitions: z.number().optional(),
   /**
+   * The newest renewTime seen while this holder kept the lease (later looks than `observedAt`): the handover
+   * to the next holder happened at most `next acquireTime - lastRenewTime` after its last renewal. Absent in
+   * journals from before it was kept; `renewTime` then stands in (a longer, never shorter, gap).
+   */
+  lastRenewTime: z.string().optional(),
+  /**
    * The step whose gate looked. It orders looks made at the same instant (virtual time runs a step's
    * requests in no time at all), which `observedAt` alone cannot; absent in journals from before it was kept.
    */
@@ -30,3 +37,59 @@ export const leaseRecordSchema = z.object({
 });
 /** A holder change of a watched lease, as the journal keeps it (times RFC 3339). */
 export type LeaseRecord = z.infer<typeof leaseRecordSchema>;
+
+/** Whether `b` names the same holding as `a`: same lease, same holder, same acquisition. */
+function sameHolding(a: LeaseRecord, b: LeaseRecord): boolean {
+  return a.holder === b.holder && a.acquireTime === b.acquireTime;
+}
+
+/** The newest renewal a record knows of (RFC 3339), or undefined. */
+export function lastRenewalOf(record: LeaseRecord): string | undefined {
+  return record.lastRenewTime ?? record.renewTime;
+}
+
+/**
+ * Adds looks at the leases to a timeline as the journal keeps it: a new holding (holder or acquireTime
+ * changed) is a new record, placed by its `observedAt` (looks made between gates may reach the journal
+ * after a gate's later ones); a renewal of a known holding moves that record's `lastRenewTime` forward, and
+ * an earlier sighting moves its `observedAt` back. Pure; `changed` says whether the timeline differs.
+ */
+export function appendLeaseLooks(
+  timeline: readonly LeaseRecord[],
+  looks: readonly LeaseRecord[],
+): { timeline: LeaseRecord[]; changed: boolean } {
+  const out = [...timeline];
+  let changed = false;
+  const ordered = looks
+    .map((look, i) => ({ look, i, at: Date.parse(look.observedAt) }))
+    .sort((a, b) => a.at - b.at || a.i - b.i);
+  for (const { look, at } of ordered) {
+    const lease = (o: LeaseRecord): boolean => o.namespace === look.namespace && o.name === look.name;
+    const index = lastIndexOf(out, (o) => lease(o) && sameHolding(o, look));
+    if (index < 0) {
+      // After every record seen no later than it, so equal times keep their order.
+      out.splice(lastIndexOf(out, (o) => !(Date.parse(o.observedAt) > at)) + 1, 0, look);
+      changed = true;
+      continue;
+    }
+    const known = out[index]!;
+    // A look may itself carry a last renewal (the poller's compacted looks).
+    const renewed = lastRenewalOf(look);
+    const last = lastRenewalOf(known);
+    const later = renewed !== undefined && (!last || Date.parse(renewed) > Date.parse(last));
+    const earlier = at < Date.parse(known.observedAt);
+    if (!later && !earlier) continue;
+    out[index] = {
+      ...known,
+      ...(later ? { lastRenewTime: renewed } : {}),
+      ...(earlier ? { observedAt: look.observedAt } : {}),
+    };
+    changed = true;
+  }
+  return { timeline: out, changed };
+}
+
+function lastIndexOf<T>(items: readonly T[], predicate: (item: T) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i--) if (predicate(items[i]!)) return i;
+  return -1;
+}

@@ -10,6 +10,7 @@ import type { LeaseObservation } from '../../election/model/index.js';
 import type { LogicalController, ManagerComponent } from '../leader-migration/index.js';
 import { migrationLeaseOf } from './config-phases.js';
 import { LEASE_FRESHNESS_GRACE_SECONDS, LEASE_NAMESPACE, type LeaseRecord } from './lease-record.js';
+import { handoverObservations } from './handover-observations.js';
 import { inferOwnership } from './lease-timeline.js';
 import type { MigrationHistory } from './migration-history.js';
 import type { OwnershipReport } from './ownership-report.js';
@@ -130,20 +131,26 @@ export function holdersOf(
  * Who ran each logical controller over the whole timeline up to `evidence.now`, each holder judged by its
  * profile (before leader migration was enabled, the in-tree KCM's leader ran the cloud controllers under its
  * own lease). Undefined when the timeline holds no observation.
+ *
+ * `view`: `overlap` (default) lets every holder live until another is seen, so no overlap is missed;
+ * `handover` ends each holder at its last renewal and starts the next at its acquisition
+ * (handover-observations.ts), so the gaps between owners are the longest they can have been.
  */
 export function inferProfiledOwnership(
   timeline: readonly LeaseRecord[],
   evidence: OwnershipEvidence,
   controllers?: readonly LogicalController[],
+  view: 'overlap' | 'handover' = 'overlap',
 ): { report: OwnershipReport; resolved: Record<string, ResolvedProfile> } | undefined {
   const observations = observationsFromRecords(timeline);
   if (observations.length === 0) return undefined;
   const migration = migrationLeaseOf(evidence.history?.plan);
   const resolved = identityProfiles(holdersOf(observations, migration, timeline), evidence);
-  const times = observations.map((o) => o.time);
+  const judged = view === 'handover' ? handoverObservations(timeline) : observations;
+  const times = [...observations, ...judged].map((o) => o.time);
   const window = { from: Math.min(...times), to: Math.max(evidence.now, ...times) };
   const report = inferOwnership({
-    observations,
+    observations: judged,
     leases: { migration },
     profiles: {
       'kube-controller-manager': safeDefaultProfile(),

@@ -246,6 +246,12 @@ export const gateSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('nodes-initialized'), timeoutSeconds: z.number() }),
   z.object({ type: z.literal('load-balancers-kept'), timeoutSeconds: z.number() }),
   z.object({ type: z.literal('no-ownership-overlap') }),
+  /**
+   * uproot's promise over the step's window (from its start to the look): no controller ran in two managers
+   * at once, and none was without a leader longer than its managers' LeaseDuration + RetryPeriod + 3 s.
+   * Judged once, from the lease observations (core/ownership/promise-figures.ts).
+   */
+  z.object({ type: z.literal('promise-kept') }),
   z.object({
     type: z.literal('rbac-allows'),
     user: z.string(),

@@ -158,6 +158,8 @@ export function renderGate(gate: Gate): string {
       return `Services of type LoadBalancer keep their load balancers ${t(gate.timeoutSeconds)}: \`kubectl get svc -A --field-selector spec.type=LoadBalancer\` shows the same hostnames as before`;
     case 'no-ownership-overlap':
       return 'No cloud controller runs in two managers at once (`uproot verify` checks the leases and controller ownership)';
+    case 'promise-kept':
+      return 'Since the step started, no cloud controller ran in two managers at once, and none was without a leader longer than its managers\u2019 `--leader-elect-lease-duration` + `--leader-elect-retry-period` + 3 s (20 s with the defaults), judged from the leases\u2019 acquire and renew times (`uproot status` shows each controller\u2019s figures)';
     case 'rbac-allows':
       return `${gate.user} may ${gate.verbs.join('/')} ${gate.resource}/${gate.resourceName}: \`kubectl auth can-i update ${gate.resource}/${gate.resourceName} -n ${gate.namespace} --as ${gate.user}\``;
     default:

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseKubernetesVersion } from '../model/index.js';
 import { controllerAliases, isControllerEnabled, resolveControllerAliases } from './controller-selection.js';
-import { parseGoDuration } from './go-flag-values.js';
+import { parseGoDuration } from '../model/go-flag-values.js';
 import { managerOptionsFromFlags, parseManagerFlags, type ManagerFlagsOptions } from './manager-flags.js';
 
 const KCM: ManagerFlagsOptions = { component: 'kube-controller-manager', kubernetesVersion: '1.26' };

@@ -8,7 +8,7 @@ import {
 } from '../model/index.js';
 import { electionTimingsError, type ElectionTimings } from '../elector/election-config.js';
 import { controllerAliases, validateControllerFlag } from './controller-selection.js';
-import { parseGoBool, parseGoDuration } from './go-flag-values.js';
+import { parseGoBool, parseGoDuration } from '../model/go-flag-values.js';
 import type { ControllerManagerOptions } from './run-controller-manager.js';
 import { FlagValueError } from '../errors.js';
 

@@ -44,3 +44,4 @@ export {
   type FieldError,
 } from './validate-config.js';
 export type { LeaseObservation } from './lease-observation.js';
+export { parseGoBool, parseGoDuration } from './go-flag-values.js';

@@ -3,7 +3,7 @@
  * (I/O), and `evaluateGate` judges them (pure, tested with plain data).
  */
 import type { DistroFacts } from '../../core/distros/distro.js';
-import type { Gate, ObjectRef } from '../../core/plan/plan-types.js';
+import type { Gate, ObjectRef, StepId } from '../../core/plan/plan-types.js';
 import { assertNever, InternalError } from '../../errors/index.js';
 import type { LeaseRecord, LoadBalancerRecord } from '../journal/journal-schema.js';
 import { evaluateRbacAllows, splitResource } from './access.js';
@@ -25,6 +25,7 @@ import type {
 } from './gate-facts.js';
 import { pass, type GateVerdict } from './gate-verdict.js';
 import {
+  appendLeaseLooks,
   LEASE_NAMESPACE,
   type ComponentPods,
   type MigrationHistory,
@@ -34,6 +35,7 @@ import { evaluateMigrationLeaseHeld } from './lease-holder.js';
 import { evaluateLoadBalancersKept } from './load-balancers.js';
 import { evaluateNodesCordoned, evaluateNodesInitialized } from './node-gates.js';
 import { evaluateNoOwnershipOverlap } from './ownership.js';
+import { evaluatePromiseKept } from './promise-kept.js';
 
 export interface GateContext {
   /** What the distribution says about its control plane and rollouts (its planner's facts). */
@@ -49,6 +51,10 @@ export interface GateContext {
   readonly inference?: OwnershipInference;
   /** The journal's plan and step records: what each manager may have run when (for no-ownership-overlap). */
   readonly history?: MigrationHistory;
+  /** The step whose gates these are: promise-kept judges its window. */
+  readonly step?: StepId;
+  /** promise-kept: breaches that ended by then (ms) were acknowledged (--accept-gap). */
+  readonly acceptedUntil?: number;
 }
 
 export type GateSnapshot =
@@ -70,7 +76,7 @@ export type GateSnapshot =
   | { readonly type: 'nodes-initialized'; readonly nodes: readonly NodeFacts[] }
   | { readonly type: 'load-balancers-kept'; readonly services: readonly ServiceFacts[] }
   | {
-      readonly type: 'no-ownership-overlap';
+      readonly type: 'no-ownership-overlap' | 'promise-kept';
       /** The managers' pods, to tell which configuration each lease holder runs; undefined when unreadable. */
       readonly pods?: ComponentPods;
     }
@@ -124,7 +130,8 @@ export async function readGateSnapshot(
         type: gate.type,
         services: ctx.baseline.length > 0 ? await reader.loadBalancerServices() : [],
       };
-    case 'no-ownership-overlap': {
+    case 'no-ownership-overlap':
+    case 'promise-kept': {
       try {
         const pods: ComponentPods = {
           'kube-controller-manager': await managerPods(reader, ctx, 'kube-controller-manager'),
@@ -224,6 +231,15 @@ export function evaluateGate(gate: Gate, snapshot: GateSnapshot, ctx: GateContex
         ...(ctx.history ? { history: ctx.history } : {}),
       });
     }
+    case 'promise-kept': {
+      const { pods } = snapshotOf(snapshot, gate.type);
+      return evaluatePromiseKept({
+        timeline: appendLeaseLooks([], ctx.timeline).timeline,
+        evidence: { now, ...(pods ? { pods } : {}), ...(ctx.history ? { history: ctx.history } : {}) },
+        ...(ctx.step ? { step: ctx.step } : {}),
+        ...(ctx.acceptedUntil !== undefined ? { acceptedUntil: ctx.acceptedUntil } : {}),
+      });
+    }
     case 'rbac-allows':
       return evaluateRbacAllows(gate, snapshotOf(snapshot, gate.type).answers);
     default:
@@ -273,6 +289,8 @@ export function describeGate(gate: Gate): string {
       return 'load balancers kept';
     case 'no-ownership-overlap':
       return 'no controller ownership overlap';
+    case 'promise-kept':
+      return 'promise kept (no overlap, no gap past the lease bound)';
     case 'rbac-allows':
       return `${gate.user} may ${gate.verbs.join('/')} ${gate.resource} ${gate.resourceName}`;
     default:

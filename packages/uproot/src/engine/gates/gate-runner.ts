@@ -91,6 +91,7 @@ export function createGateRunner(options: GateRunnerOptions) {
         baseline: journal.baseline.loadBalancers,
         timeline: [...journal.leaseTimeline, ...observations],
         history: journal,
+        step: step.id,
         ...(options.inference ? { inference: options.inference } : {}),
       };
       const snapshot = await readGateSnapshot(gate, options.reader, ctx);

@@ -4,6 +4,7 @@
  * An impossible transition is a bug in uproot, so it throws an InternalError.
  */
 import { InternalError } from '../../errors/index.js';
+import { appendLeaseLooks } from '../../core/ownership/index.js';
 import type { MigrationPlan, StepId } from '../../core/plan/plan-types.js';
 import {
   JOURNAL_SCHEMA_VERSION,
@@ -205,27 +206,18 @@ export function completeRollback(journal: Journal, now: number, stoppedAt?: Step
   };
 }
 
-/** Appends holder changes only (a renewal by the same holder is not news), keeping the newest entries. */
+/**
+ * Appends holder changes (core/ownership's appendLeaseLooks: a renewal by the same holder only moves its
+ * record's lastRenewTime), keeping the newest entries.
+ */
 export function appendLeaseRecords(
   journal: Journal,
   observations: readonly LeaseRecord[],
   now: number,
 ): Journal {
-  const timeline = [...journal.leaseTimeline];
-  let changed = false;
-  for (const obs of observations) {
-    const last = findLast(timeline, (o) => o.namespace === obs.namespace && o.name === obs.name);
-    if (last && last.holder === obs.holder && last.acquireTime === obs.acquireTime) continue;
-    timeline.push(obs);
-    changed = true;
-  }
+  const { timeline, changed } = appendLeaseLooks(journal.leaseTimeline, observations);
   if (!changed) return journal;
   return { ...journal, updatedAt: iso(now), leaseTimeline: timeline.slice(-LEASE_TIMELINE_LIMIT) };
-}
-
-function findLast<T>(items: readonly T[], predicate: (item: T) => boolean): T | undefined {
-  for (let i = items.length - 1; i >= 0; i--) if (predicate(items[i]!)) return items[i];
-  return undefined;
 }
 
 /** Where the migration stands, for status and for the decision to resume. */

@@ -48,6 +48,8 @@ export interface ExecutionSettings {
   readonly inference?: OwnershipInference;
   /** Rollback: restore fields someone edited since the step. */
   readonly force?: boolean;
+  /** promise-kept: breaches that ended by then (ms) were acknowledged (--accept-gap). */
+  readonly acceptedUntil?: number;
 }
 
 export interface Execution extends ChangeActions {
@@ -120,10 +122,11 @@ export function wireExecution(
     manual: manualApplier(clusterDeps),
   };
   const clusterRef = clusterRefOf(plan);
+  const accepted = settings.acceptedUntil !== undefined ? { acceptedUntil: settings.acceptedUntil } : {};
   const runGate = createGateRunner({
     reader,
     clock: settings.clock,
-    context: { facts, controlPlaneSelector: selector, ...(clusterRef ? { clusterRef } : {}) },
+    context: { facts, controlPlaneSelector: selector, ...(clusterRef ? { clusterRef } : {}), ...accepted },
     timeoutScale: settings.gateTimeoutScale,
     ...(settings.inference ? { inference: settings.inference } : {}),
     ...(settings.random ? { random: settings.random } : {}),

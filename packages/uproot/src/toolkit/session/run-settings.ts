@@ -24,6 +24,8 @@ export interface ExecutionFlags {
   readonly nodeCommandTimeoutSeconds?: number;
   /** Steps whose manual actions a person has done (non-interactive confirmation). */
   readonly manualDone?: readonly StepId[];
+  /** The promise-kept gate lets breaches that ended before this run pass (a person looked at them). */
+  readonly acceptGap?: boolean;
 }
 
 /** The terminal side of a run: where relative paths start, whether a person can answer. */
@@ -94,6 +96,7 @@ export function executionSettings(
     gateTimeoutScale: positive(flags.gateTimeoutScale, '--gate-timeout-scale', 1),
     ...(deps.inference ? { inference: deps.inference } : {}),
     ...(extra.force ? { force: true } : {}),
+    ...(flags.acceptGap ? { acceptedUntil: deps.clock.now() } : {}),
   };
 }
 

@@ -66,6 +66,7 @@ describe('RKE2 plan of the example cluster', () => {
       'nodes-initialized',
       'load-balancers-kept',
       'no-ownership-overlap',
+      'promise-kept',
     ]);
   });
 

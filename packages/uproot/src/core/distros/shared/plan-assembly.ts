@@ -3,6 +3,7 @@
  * step are named after that step's position, so they are recorded just before the step is added.
  */
 import type { Artifact, PlanStep } from '../../plan/plan-types.js';
+import { gates } from './plan-building.js';
 
 /** `steps/03-install-ccm/cluster.yaml`: where --out puts the file as it stands after a step. */
 export function stepArtifactPath(index: number, stepId: string, fileName: string): string {
@@ -13,8 +14,13 @@ export class PlanAssembly {
   readonly steps: PlanStep[] = [];
   readonly artifacts: Artifact[] = [];
 
+  /**
+   * Every step ends with the promise gate, after the step's own gates (the restarts they wait for are then
+   * over): its lease observations show no overlap and no gap past the bound (docs/decisions/0021).
+   */
   addStep(step: PlanStep): void {
-    this.steps.push(step);
+    const promise = step.gates.some((g) => g.type === 'promise-kept') ? [] : [gates.promiseKept()];
+    this.steps.push({ ...step, gates: [...step.gates, ...promise] });
   }
 
   addArtifact(...artifacts: Artifact[]): void {

@@ -77,6 +77,7 @@ export const gates = {
   },
   loadBalancersKept: (): Gate => ({ type: 'load-balancers-kept', timeoutSeconds: TIMEOUTS.loadBalancers }),
   noOwnershipOverlap: (): Gate => ({ type: 'no-ownership-overlap' }),
+  promiseKept: (): Gate => ({ type: 'promise-kept' }),
   migrationLeaseRbac: (user: string): Gate => ({
     type: 'rbac-allows',
     user,

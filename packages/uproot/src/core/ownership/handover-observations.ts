@@ -1,0 +1,53 @@
+/**
+ * The journal's lease records read for handovers: each holding counts from its acquireTime to its last
+ * renewal seen (`lastRenewTime`), when a later holding follows. Between the two, nobody is known to hold
+ * the lease: the old holder died or stepped down at most one RetryPeriod after its last renewal, and the new
+ * one started at its acquisition, so `next acquireTime - lastRenewTime` is the longest the handover can
+ * have left the lease's controllers without a leader. The overlap judgement reads the same records the other
+ * way round (profiled-inference.ts `observationsFromRecords`: a holder lives until another is seen).
+ */
+import type { LeaseObservation } from '../../election/model/index.js';
+import { LEASE_NAMESPACE, lastRenewalOf, type LeaseRecord } from './lease-record.js';
+
+const time = (text: string | undefined): number => (text === undefined ? NaN : Date.parse(text));
+const or = (a: number, b: number): number => (Number.isNaN(a) ? b : a);
+
+/** The records as observations on the holders' own clock: a start at each acquisition, an end at each last renewal. */
+export function handoverObservations(timeline: readonly LeaseRecord[]): LeaseObservation[] {
+  const byLease = new Map<string, LeaseRecord[]>();
+  for (const r of timeline) {
+    if (r.namespace !== LEASE_NAMESPACE || Number.isNaN(Date.parse(r.observedAt))) continue;
+    byLease.set(r.name, [...(byLease.get(r.name) ?? []), r]);
+  }
+  const out: LeaseObservation[] = [];
+  let sequence = 0;
+  const look = (at: number, name: string, holder: string): void => {
+    out.push({
+      time: at,
+      name,
+      namespace: LEASE_NAMESPACE,
+      present: true,
+      holderIdentity: holder,
+      leaseDurationSeconds: Infinity,
+      // Each one is news to leaseHolderTimeline, which skips a look repeating the one before.
+      resourceVersion: `handover-${sequence++}`,
+    });
+  };
+  for (const [name, records] of byLease) {
+    const sorted = [...records].sort((a, b) => Date.parse(a.observedAt) - Date.parse(b.observedAt));
+    const startOf = (r: LeaseRecord): number => or(time(r.acquireTime), Date.parse(r.observedAt));
+    sorted.forEach((r, i) => {
+      const start = startOf(r);
+      if (r.holder !== '') look(start, name, r.holder);
+      const next = sorted[i + 1];
+      if (!next) return;
+      const nextStart = startOf(next);
+      const end = or(time(lastRenewalOf(r)), Date.parse(next.observedAt));
+      // A holding seen only at its acquisition still held the lease then: 1 ms, so the inference keeps it
+      // (an empty span would make its controllers look not yet running, and hide the gap that follows).
+      if (nextStart > start) look(Math.min(Math.max(start + 1, end), nextStart), name, '');
+    });
+  }
+  // Stable: an end and the next start at the same instant stay in that order.
+  return out.sort((a, b) => a.time - b.time);
+}

@@ -1,0 +1,148 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { appendLeaseLooks, type LeaseRecord } from './lease-record.js';
+import { at, CCM, KCM, managerPod, T0 } from './ownership-test-support.js';
+import { handoverGaps, promiseBreaches, promiseFigures, type PromiseFigures } from './promise-figures.js';
+
+/** `holder` holding `lease` from `acquire` s, renewed until `lastRenew` s, as the journal keeps it. */
+function held(lease: string, holder: string, acquire: number, lastRenew: number): LeaseRecord {
+  return {
+    namespace: 'kube-system',
+    name: lease,
+    holder,
+    observedAt: at(acquire + 0.5),
+    acquireTime: at(acquire),
+    renewTime: at(acquire),
+    lastRenewTime: at(lastRenew),
+    leaseDurationSeconds: 15,
+  };
+}
+
+const figure = (figures: PromiseFigures | undefined, controller: string) =>
+  figures?.controllers.find((c) => c.controller === controller);
+
+describe('a handover\u2019s gap, from the lease\u2019s own times', () => {
+  it('is the next acquireTime minus the previous holder\u2019s last renewTime', () => {
+    const timeline = [held(CCM, 'cp1_a', 0, 100), held(CCM, 'cp2_b', 118.25, 200)];
+    const service = figure(promiseFigures(timeline, { now: T0 + 200_000 }), 'service');
+    expect(service).toMatchObject({ ran: true, maxGapSeconds: 18.25, overlapSeconds: 0 });
+    expect(service?.bound.seconds).toBe(20);
+  });
+
+  it('keeps a holding seen only at its acquisition: the gap after it is a gap, not "not yet running"', () => {
+    const timeline = [held(CCM, 'cp1_a', 0, 0), held(CCM, 'cp2_b', 55, 100)];
+    expect(figure(promiseFigures(timeline, { now: T0 + 100_000 }), 'service')?.maxGapSeconds).toBe(54.999);
+  });
+
+  it('counts a controller from when it first runs: before that it is not yet running, not in a gap', () => {
+    expect(handoverGaps([{ from: 50, to: 60 }])).toEqual([]);
+    expect(handoverGaps([])).toEqual([]);
+    expect(
+      handoverGaps([
+        { from: 50, to: 60 },
+        { from: 70, to: 80 },
+      ]),
+    ).toEqual([{ from: 60, to: 70 }]);
+  });
+
+  it('keeps the journal\u2019s last renewal: a renewal moves it, a new holder adds a record', () => {
+    const first: LeaseRecord = { ...held(CCM, 'cp1_a', 0, 0), lastRenewTime: undefined };
+    const renewed = { ...first, observedAt: at(10), renewTime: at(9) };
+    const next = { ...held(CCM, 'cp2_b', 30, 30), lastRenewTime: undefined };
+    const { timeline, changed } = appendLeaseLooks([first], [next, renewed]);
+    expect(changed).toBe(true);
+    expect(timeline.map((r) => [r.holder, r.lastRenewTime])).toEqual([
+      ['cp1_a', at(9)],
+      ['cp2_b', undefined],
+    ]);
+    // A compacted look (the poller's) brings its own last renewal.
+    const compacted = { ...first, observedAt: at(12), renewTime: at(1), lastRenewTime: at(11) };
+    expect(appendLeaseLooks([first], [compacted]).timeline[0]?.lastRenewTime).toBe(at(11));
+    // An older renewal seen late never moves it back.
+    expect(appendLeaseLooks(timeline.slice(0, 1), [{ ...renewed, renewTime: at(5) }]).changed).toBe(false);
+  });
+
+  it('places a look that reaches the journal late by when it was made (the poller drains after a gate)', () => {
+    const a = { ...held(CCM, 'cp1_a', 0, 0), lastRenewTime: undefined };
+    const b = { ...held(CCM, 'cp2_b', 30, 30), lastRenewTime: undefined };
+    const lateLookAtA = { ...a, observedAt: at(20), renewTime: at(19) };
+    const { timeline } = appendLeaseLooks([a, b], [lateLookAtA]);
+    expect(timeline.map((r) => [r.holder, r.lastRenewTime])).toEqual([
+      ['cp1_a', at(19)],
+      ['cp2_b', undefined],
+    ]);
+    const c = { ...held(CCM, 'cp3_c', 10, 10), lastRenewTime: undefined, observedAt: at(10) };
+    expect(appendLeaseLooks([a, b], [c]).timeline.map((r) => r.holder)).toEqual(['cp1_a', 'cp3_c', 'cp2_b']);
+  });
+
+  it('reads an old journal (no lastRenewTime): the first renewal seen stands in, a longer gap', () => {
+    const old = [{ ...held(CCM, 'cp1_a', 0, 0), lastRenewTime: undefined, renewTime: at(3) }];
+    const timeline = [...old, held(CCM, 'cp2_b', 20, 40)];
+    expect(figure(promiseFigures(timeline, { now: T0 + 40_000 }), 'service')?.maxGapSeconds).toBe(17);
+  });
+
+  it('is one figure per controller across the 1.28 rename (service-lb-controller is service)', () => {
+    const pods = {
+      [KCM]: [
+        managerPod(KCM, 'cp1', ['--cloud-provider=aws'], { version: '1.27.3' }),
+        managerPod(KCM, 'cp2', ['--cloud-provider=aws'], { version: '1.28.4' }),
+      ],
+      [CCM]: [],
+    };
+    const timeline = [held(KCM, 'cp1_a', 0, 100), held(KCM, 'cp2_b', 112, 200)];
+    const figures = promiseFigures(timeline, { now: T0 + 200_000, pods });
+    expect(figures?.controllers.map((c) => c.controller)).not.toContain('service-lb-controller');
+    expect(figure(figures, 'service')).toMatchObject({ maxGapSeconds: 12, components: [KCM] });
+  });
+
+  it('judges a window: a gap before it is not the step\u2019s, one reaching into it counts whole', () => {
+    const timeline = [held(CCM, 'a_1', 0, 100), held(CCM, 'b_2', 130, 200), held(CCM, 'c_3', 225, 300)];
+    const evidence = { now: T0 + 300_000 };
+    const later = promiseFigures(timeline, evidence, { from: T0 + 210_000, to: T0 + 300_000 });
+    expect(figure(later, 'service')?.maxGapSeconds).toBe(25);
+    const straddling = promiseFigures(timeline, evidence, { from: T0 + 120_000, to: T0 + 205_000 });
+    expect(figure(straddling, 'service')?.maxGapSeconds).toBe(30);
+    const breaches = promiseBreaches(later!);
+    expect(breaches.filter((b) => b.controller === 'service')).toMatchObject([
+      { kind: 'gap', seconds: 25, bound: { seconds: 20 } },
+    ]);
+    // Acknowledged breaches (ended by then) are left out.
+    expect(promiseBreaches(later!, T0 + 250_000)).toEqual([]);
+  });
+
+  it('reports an overlap: two managers\u2019 leaders both running service (each lives until another is seen)', () => {
+    const timeline = [held(KCM, 'cp1_k', 0, 100), held(CCM, 'cp1_c', 50, 100)];
+    const service = figure(promiseFigures(timeline, { now: T0 + 100_000 }), 'service');
+    expect(service?.overlapSeconds).toBeGreaterThan(0);
+    expect(promiseBreaches(promiseFigures(timeline, { now: T0 + 100_000 })!)[0]).toMatchObject({
+      kind: 'overlap',
+    });
+  });
+
+  it('property: gaps are never negative, and the largest is max(next acquire - last renewal)', () => {
+    const holding = fc.record({
+      pause: fc.integer({ min: 0, max: 40_000 }),
+      hold: fc.integer({ min: 1, max: 60_000 }),
+    });
+    fc.assert(
+      fc.property(fc.array(holding, { minLength: 1, maxLength: 8 }), (holdings) => {
+        let t = 0;
+        const records: LeaseRecord[] = [];
+        const expected: number[] = [];
+        holdings.forEach((h, i) => {
+          const acquire = t + h.pause;
+          if (i > 0) expected.push(h.pause);
+          records.push(held(CCM, `h${i}_x`, acquire / 1000, (acquire + h.hold) / 1000));
+          t = acquire + h.hold;
+        });
+        const figures = promiseFigures(records, { now: T0 + t });
+        const service = figure(figures, 'service')!;
+        expect(service.gaps.every((g) => g.to - g.from >= 0)).toBe(true);
+        const largest = Math.max(0, ...expected.filter((p) => p > 0));
+        expect(service.maxGapSeconds).toBeCloseTo(largest / 1000, 3);
+        expect(service.overlapSeconds).toBe(0);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

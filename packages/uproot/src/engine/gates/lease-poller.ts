@@ -1,0 +1,63 @@
+/**
+ * Looks at the managers' leases every second for the whole run, between gates as well as during them, so
+ * the journal knows each holder's last renewal before a handover (what a gap is measured from, within one
+ * look). One list of kube-system leases per look, the read the gates make (GateReader.leases); the election
+ * library's watchLeases reads each lease on its own and keeps its own observation type. The looks are kept
+ * in memory until the engine drains them into the journal at its next write (gate-check.ts), compacted as
+ * the journal keeps them (appendLeaseLooks), so memory stays one record per holding.
+ */
+import type { Clock } from '../../clock/index.js';
+import { appendLeaseLooks, LEASE_NAMESPACE } from '../../core/ownership/index.js';
+import type { LeaseLooks } from '../gate-check.js';
+import type { LeaseRecord } from '../journal/journal-schema.js';
+import type { GateReader } from './gate-facts.js';
+import { leaseRecordsOf } from './gate-runner.js';
+
+export interface LeasePoller extends LeaseLooks {
+  /** Stops polling; resolves when the last look has ended. */
+  stop(): Promise<void>;
+}
+
+export const LEASE_POLL_INTERVAL_MS = 1_000;
+
+export function startLeasePoller(options: {
+  readonly reader: Pick<GateReader, 'leases'>;
+  readonly clock: Clock;
+  readonly watched: ReadonlySet<string>;
+  readonly intervalMs?: number;
+  readonly signal?: AbortSignal;
+}): LeasePoller {
+  const stopper = new AbortController();
+  const stopOnAbort = (): void => stopper.abort();
+  options.signal?.addEventListener('abort', stopOnAbort, { once: true });
+  let pending: LeaseRecord[] = [];
+  const loop = async (): Promise<void> => {
+    while (!stopper.signal.aborted) {
+      try {
+        const now = options.clock.now();
+        const looks = leaseRecordsOf(await options.reader.leases(LEASE_NAMESPACE), options.watched, now);
+        pending = appendLeaseLooks(pending, looks).timeline;
+      } catch {
+        // Best effort, like the gates' looks: a failed read only leaves a longer (never shorter) gap.
+      }
+      try {
+        await options.clock.sleep(options.intervalMs ?? LEASE_POLL_INTERVAL_MS, stopper.signal);
+      } catch {
+        return;
+      }
+    }
+  };
+  const done = loop();
+  return {
+    drain: () => {
+      const out = pending;
+      pending = [];
+      return out;
+    },
+    stop: async () => {
+      stopper.abort();
+      options.signal?.removeEventListener('abort', stopOnAbort);
+      await done;
+    },
+  };
+}

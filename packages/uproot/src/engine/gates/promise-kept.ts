@@ -1,0 +1,73 @@
+/**
+ * `promise-kept`: over the step's window (its start to the look), no controller ran in two managers at once
+ * and none was without a leader past its bound. The figures and the bound are the core's
+ * (core/ownership/promise-figures.ts, promise-bound.ts); the gate words them. A breach is history: looking
+ * again cannot undo it, so it fails at once.
+ */
+import {
+  promiseBreaches,
+  promiseFigures,
+  type LeaseRecord,
+  type MigrationHistory,
+  type OwnershipEvidence,
+  type PromiseBreach,
+} from '../../core/ownership/index.js';
+import type { StepId } from '../../core/plan/plan-types.js';
+import { fail, pass, type GateVerdict } from './gate-verdict.js';
+
+export interface PromiseGateInput {
+  readonly timeline: readonly LeaseRecord[];
+  readonly evidence: OwnershipEvidence;
+  readonly step?: StepId;
+  /** Breaches that ended by then were acknowledged (`uproot migrate --resume --accept-gap`). */
+  readonly acceptedUntil?: number;
+}
+
+/** The step's window: from when it started (its journal record) to now; the whole timeline without one. */
+export function stepWindow(
+  history: MigrationHistory | undefined,
+  step: StepId | undefined,
+  now: number,
+): { from: number; to: number } | undefined {
+  const record = history?.steps.find((s) => s.id === step);
+  if (!record || record.state === 'pending') return undefined;
+  const from = Date.parse(record.startedAt);
+  return Number.isNaN(from) ? undefined : { from, to: now };
+}
+
+export function evaluatePromiseKept(input: PromiseGateInput): GateVerdict {
+  const { evidence, step } = input;
+  const window = stepWindow(evidence.history, step, evidence.now);
+  const figures = promiseFigures(input.timeline, evidence, window);
+  if (!figures) return pass('no lease observations to judge');
+  const all = promiseBreaches(figures);
+  const breaches = promiseBreaches(figures, input.acceptedUntil);
+  const accepted = all.length - breaches.length;
+  const where = step ? ` during step ${step}` : '';
+  if (breaches.length > 0) {
+    const fix =
+      `look at why (${causeOf(breaches[0]!)}); the breach stays in the journal: go on past it with ` +
+      '`uproot migrate --resume --accept-gap` (with the run\u2019s target flags), or undo with `uproot rollback`';
+    return fail(`promise broken${where}: ${breaches.map(describeBreach).join('; ')}`, fix);
+  }
+  const ran = figures.controllers.filter((c) => c.ran);
+  const widest = Math.max(0, ...ran.map((c) => c.maxGapSeconds));
+  return pass(
+    `promise kept${where}: no overlap; largest gap ${widest} s (bound ${Math.max(...ran.map((c) => c.bound.seconds), 0)} s) over ${ran.length} controller(s)${accepted > 0 ? `; ${accepted} earlier breach(es) accepted` : ''}`,
+  );
+}
+
+/** One breach in words: the controller, the figure, the bound and when. */
+export function describeBreach(b: PromiseBreach): string {
+  const span = `${new Date(b.from).toISOString()} to ${new Date(b.to).toISOString()}`;
+  if (b.kind === 'overlap')
+    return `${b.controller} ran in ${b.identities.join(' and ')} at once for ${b.seconds} s (${span}); the bound for overlap is 0 s`;
+  const { bound } = b;
+  return `${b.controller} had no leader for ${b.seconds} s (${span}), past its bound of ${bound.seconds} s (lease duration ${bound.leaseDurationSeconds} s + retry period ${bound.retryPeriodSeconds} s + ${bound.startAllowanceSeconds} s process start, from ${bound.basis === 'flags' ? 'the managers\u2019 flags' : 'the defaults'})`;
+}
+
+function causeOf(b: PromiseBreach): string {
+  return b.kind === 'overlap'
+    ? 'both managers\u2019 leader-migration configuration: `uproot leader-migration validate`'
+    : 'did every replica of its manager restart at once? `kubectl get lease -n kube-system` and the managers\u2019 pods';
+}
