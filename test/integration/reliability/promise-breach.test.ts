@@ -53,9 +53,7 @@ describe('the promise gate stops a run whose controllers went without a leader p
       const report = await sb.status();
       const json = JSON.parse(JSON.stringify(report)) as typeof report;
       const ran = json.controllers.flatMap((c) => (c.state === 'running' ? [c] : []));
-      expect(ran.map((c) => c.name)).toEqual(
-        expect.arrayContaining(['service', 'cloud-node-lifecycle']),
-      );
+      expect(ran.map((c) => c.name)).toEqual(expect.arrayContaining(['service', 'cloud-node-lifecycle']));
       for (const c of ran) {
         expect(typeof c.overlapSeconds).toBe('number');
         expect(typeof c.maxGapSeconds).toBe('number');

@@ -3,7 +3,8 @@
  * renewal seen (`lastRenewTime`), when a later holding follows. Between the two, nobody is known to hold
  * the lease: the old holder died or stepped down at most one RetryPeriod after its last renewal, and the new
  * one started at its acquisition, so `next acquireTime - lastRenewTime` is the longest the handover can
- * have left the lease's controllers without a leader. The overlap judgement reads the same records the other
+ * have left the lease's controllers without a leader, and `next acquireTime - (lastRenewTime + RetryPeriod/2)`
+ * is within RetryPeriod/2 of the truth: the figure reported and judged. The overlap judgement reads the same records the other
  * way round (profiled-inference.ts `observationsFromRecords`: a holder lives until another is seen).
  */
 import type { LeaseObservation } from '../../election/model/index.js';
@@ -12,8 +13,23 @@ import { LEASE_NAMESPACE, lastRenewalOf, type LeaseRecord } from './lease-record
 const time = (text: string | undefined): number => (text === undefined ? NaN : Date.parse(text));
 const or = (a: number, b: number): number => (Number.isNaN(a) ? b : a);
 
-/** The records as observations on the holders' own clock: a start at each acquisition, an end at each last renewal. */
-export function handoverObservations(timeline: readonly LeaseRecord[]): LeaseObservation[] {
+/**
+ * Half the managers' RetryPeriod (upstream default 2 s): a holder renews every RetryPeriod without jitter
+ * (client-go leaderelection.go renew, wait.Until), so one that stopped did so within one RetryPeriod after its
+ * last renewal. The handover is read from the middle of that span, so the figure is within RetryPeriod/2 of
+ * the truth either way (the twin's ledger checks it; decision 0021), where reading from the last renewal
+ * would overstate every handover by up to a whole RetryPeriod.
+ */
+export const HALF_RETRY_PERIOD_MS = 1_000;
+
+/**
+ * The records as observations on the holders' own clock: a start at each acquisition, an end half a
+ * RetryPeriod after each last renewal (never past the next acquisition).
+ */
+export function handoverObservations(
+  timeline: readonly LeaseRecord[],
+  halfRetryPeriodMs: number = HALF_RETRY_PERIOD_MS,
+): LeaseObservation[] {
   const byLease = new Map<string, LeaseRecord[]>();
   for (const r of timeline) {
     if (r.namespace !== LEASE_NAMESPACE || Number.isNaN(Date.parse(r.observedAt))) continue;
@@ -42,7 +58,8 @@ export function handoverObservations(timeline: readonly LeaseRecord[]): LeaseObs
       const next = sorted[i + 1];
       if (!next) return;
       const nextStart = startOf(next);
-      const end = or(time(lastRenewalOf(r)), Date.parse(next.observedAt));
+      const lastRenewal = time(lastRenewalOf(r));
+      const end = Number.isNaN(lastRenewal) ? Date.parse(next.observedAt) : lastRenewal + halfRetryPeriodMs;
       // A holding seen only at its acquisition still held the lease then: 1 ms, so the inference keeps it
       // (an empty span would make its controllers look not yet running, and hide the gap that follows).
       if (nextStart > start) look(Math.min(Math.max(start + 1, end), nextStart), name, '');

@@ -22,16 +22,16 @@ const figure = (figures: PromiseFigures | undefined, controller: string) =>
   figures?.controllers.find((c) => c.controller === controller);
 
 describe('a handover\u2019s gap, from the lease\u2019s own times', () => {
-  it('is the next acquireTime minus the previous holder\u2019s last renewTime', () => {
+  it('is the next acquireTime minus the middle of the RetryPeriod after the previous holder\u2019s last renewTime', () => {
     const timeline = [held(CCM, 'cp1_a', 0, 100), held(CCM, 'cp2_b', 118.25, 200)];
     const service = figure(promiseFigures(timeline, { now: T0 + 200_000 }), 'service');
-    expect(service).toMatchObject({ ran: true, maxGapSeconds: 18.25, overlapSeconds: 0 });
+    expect(service).toMatchObject({ ran: true, maxGapSeconds: 17.25, overlapSeconds: 0 });
     expect(service?.bound.seconds).toBe(20);
   });
 
   it('keeps a holding seen only at its acquisition: the gap after it is a gap, not "not yet running"', () => {
     const timeline = [held(CCM, 'cp1_a', 0, 0), held(CCM, 'cp2_b', 55, 100)];
-    expect(figure(promiseFigures(timeline, { now: T0 + 100_000 }), 'service')?.maxGapSeconds).toBe(54.999);
+    expect(figure(promiseFigures(timeline, { now: T0 + 100_000 }), 'service')?.maxGapSeconds).toBe(54); // from 1 s after the acquisition (its only renewal) to the next
   });
 
   it('counts a controller from when it first runs: before that it is not yet running, not in a gap', () => {
@@ -78,7 +78,7 @@ describe('a handover\u2019s gap, from the lease\u2019s own times', () => {
   it('reads an old journal (no lastRenewTime): the first renewal seen stands in, a longer gap', () => {
     const old = [{ ...held(CCM, 'cp1_a', 0, 0), lastRenewTime: undefined, renewTime: at(3) }];
     const timeline = [...old, held(CCM, 'cp2_b', 20, 40)];
-    expect(figure(promiseFigures(timeline, { now: T0 + 40_000 }), 'service')?.maxGapSeconds).toBe(17);
+    expect(figure(promiseFigures(timeline, { now: T0 + 40_000 }), 'service')?.maxGapSeconds).toBe(16);
   });
 
   it('is one figure per controller across the 1.28 rename (service-lb-controller is service)', () => {
@@ -92,19 +92,19 @@ describe('a handover\u2019s gap, from the lease\u2019s own times', () => {
     const timeline = [held(KCM, 'cp1_a', 0, 100), held(KCM, 'cp2_b', 112, 200)];
     const figures = promiseFigures(timeline, { now: T0 + 200_000, pods });
     expect(figures?.controllers.map((c) => c.controller)).not.toContain('service-lb-controller');
-    expect(figure(figures, 'service')).toMatchObject({ maxGapSeconds: 12, components: [KCM] });
+    expect(figure(figures, 'service')).toMatchObject({ maxGapSeconds: 11, components: [KCM] });
   });
 
   it('judges a window: a gap before it is not the step\u2019s, one reaching into it counts whole', () => {
     const timeline = [held(CCM, 'a_1', 0, 100), held(CCM, 'b_2', 130, 200), held(CCM, 'c_3', 225, 300)];
     const evidence = { now: T0 + 300_000 };
     const later = promiseFigures(timeline, evidence, { from: T0 + 210_000, to: T0 + 300_000 });
-    expect(figure(later, 'service')?.maxGapSeconds).toBe(25);
+    expect(figure(later, 'service')?.maxGapSeconds).toBe(24);
     const straddling = promiseFigures(timeline, evidence, { from: T0 + 120_000, to: T0 + 205_000 });
-    expect(figure(straddling, 'service')?.maxGapSeconds).toBe(30);
+    expect(figure(straddling, 'service')?.maxGapSeconds).toBe(29);
     const breaches = promiseBreaches(later!);
     expect(breaches.filter((b) => b.controller === 'service')).toMatchObject([
-      { kind: 'gap', seconds: 25, bound: { seconds: 20 } },
+      { kind: 'gap', seconds: 24, bound: { seconds: 20 } },
     ]);
     // Acknowledged breaches (ended by then) are left out.
     expect(promiseBreaches(later!, T0 + 250_000)).toEqual([]);
@@ -119,7 +119,7 @@ describe('a handover\u2019s gap, from the lease\u2019s own times', () => {
     });
   });
 
-  it('property: gaps are never negative, and the largest is max(next acquire - last renewal)', () => {
+  it('property: gaps are never negative, and the largest is max(next acquire - (last renewal + RetryPeriod/2))', () => {
     const holding = fc.record({
       pause: fc.integer({ min: 0, max: 40_000 }),
       hold: fc.integer({ min: 1, max: 60_000 }),
@@ -131,7 +131,8 @@ describe('a handover\u2019s gap, from the lease\u2019s own times', () => {
         const expected: number[] = [];
         holdings.forEach((h, i) => {
           const acquire = t + h.pause;
-          if (i > 0) expected.push(h.pause);
+          // The holder is read as gone half a RetryPeriod (1 s) after its last renewal, never past the next.
+          if (i > 0) expected.push(Math.max(0, h.pause - 1_000));
           records.push(held(CCM, `h${i}_x`, acquire / 1000, (acquire + h.hold) / 1000));
           t = acquire + h.hold;
         });
