@@ -4,6 +4,7 @@ import { runCli } from './program.js';
 import './commands/index.js';
 import type { CliIo } from './io.js';
 import { createInterface } from 'node:readline/promises';
+import { basename } from 'node:path';
 import { endOfLifeNotice } from './node-line.js';
 
 // The AWS SDK warns on Node < 22, in eight lines, about its releases after January 2027; uproot pins SDK
@@ -29,6 +30,8 @@ process.on('SIGINT', interrupt);
 process.on('SIGTERM', interrupt);
 
 const io: CliIo = {
+  // kubectl runs the plugin as kubectl-uproot (a link, the npm bin or the single executable of that name).
+  programName: basename(process.argv[1] ?? '').startsWith('kubectl-uproot') ? 'kubectl uproot' : 'uproot',
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
   interactive: Boolean(process.stdout.isTTY && process.stdin.isTTY) && !process.env.CI,

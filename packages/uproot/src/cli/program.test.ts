@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { invokedCommand, registeredCommands, runCli } from './program.js';
+import { hintCommands } from './hint-command.js';
 import { recordingIo } from './io.js';
 import { VERSION } from '../version.js';
 import './commands/index.js';
@@ -51,6 +52,8 @@ describe('lazily loaded commands', () => {
       const program = new Command('uproot');
       (await entry.load())(program, {
         io: recordingIo(),
+        programName: 'uproot',
+        hints: () => hintCommands('uproot', []),
         run:
           (a) =>
           async (...args) =>

@@ -90,7 +90,7 @@ async function runStatus(opts: StatusCliFlags, ctx: CommandContext): Promise<num
   const host = hostOf(ctx.io);
   const show = (r: StatusReport): void => {
     if (format === 'json') ctx.io.stdout(opts.watch ? `${JSON.stringify(r)}\n` : renderDocument(r, 'json'));
-    else ctx.io.stdout(`${opts.watch ? `--- ${r.readAt}\n` : ''}${statusText(r)}`);
+    else ctx.io.stdout(`${opts.watch ? `--- ${r.readAt}\n` : ''}${ctx.hints().runnable(statusText(r))}`);
   };
   const clock = new RealClock();
   if (opts.watch) {

@@ -33,7 +33,9 @@ async function runVerify(opts: VerifyCliFlags, ctx: CommandContext): Promise<num
     },
     hostOf(ctx.io),
   );
-  ctx.io.stdout(format === 'json' ? renderDocument(report, 'json') : verifyText(report));
+  ctx.io.stdout(
+    format === 'json' ? renderDocument(report, 'json') : ctx.hints().runnable(verifyText(report)),
+  );
   return exitCode;
 }
 
