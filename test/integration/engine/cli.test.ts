@@ -145,12 +145,12 @@ describe('uproot migrate / status / rollback (CLI)', () => {
     );
   });
 
-  it('asks at a terminal and does nothing when declined (exit 130)', async () => {
+  it('asks at a terminal and does nothing when declined (exit 0: nothing done, nothing to resume)', async () => {
     const r = await cli(
       ['migrate', '--kubeconfig', kubeconfig, '--plan', planFile, '--skip-preflight'],
       [false],
     );
-    expect(r.code).toBe(130);
+    expect(r.code).toBe(0);
     expect(r.out).toContain('Declined: nothing was changed.');
     expect(
       (server.store.get('v1/nodes', undefined, 'cp-1')!.spec as { unschedulable?: boolean }).unschedulable,

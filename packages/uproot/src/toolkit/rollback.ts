@@ -121,7 +121,7 @@ export async function rollback(
     }
     deps.onSteps?.(stepsToUndo(existing), existing);
     if (!options.yes && !(await host.confirm!(`Roll back the migration of ${existing.cluster.name}?`))) {
-      return { outcome: { type: 'declined' }, exitCode: ExitCode.aborted };
+      return { outcome: { type: 'declined' }, exitCode: ExitCode.ok };
     }
     const run = {
       runId,
