@@ -5,7 +5,7 @@
  * rollback is continued by running it again.
  */
 import { MachineProcesses } from '../adapters/process/local-processes.js';
-import { connectJournalSession } from './session/journal-session.js';
+import { connectJournalSession, requireRancherCluster } from './session/journal-session.js';
 import type { PlanStep, StepId } from '../core/plan/plan-types.js';
 import { ExitCode, InputError } from '../errors/index.js';
 import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
@@ -84,6 +84,7 @@ export async function rollback(
   });
   const session = connectJournalSession(options, host, deps);
   const { clock, location, journalObjects: objects } = session;
+  await requireRancherCluster(session);
 
   if (options.dryRun) {
     const store = new ConfigMapJournalStore(objects, location);

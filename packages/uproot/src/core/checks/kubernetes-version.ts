@@ -154,7 +154,8 @@ function resolveFor(
  */
 export function targetVersionError(ctx: CheckContext): UprootError | undefined {
   const { version: current, targetVersion: target, distro } = ctx.profile;
-  if (!current || !target || (distro !== 'rke2' && distro !== 'rke' && distro !== 'kubeadm')) return undefined;
+  if (!current || !target || (distro !== 'rke2' && distro !== 'rke' && distro !== 'kubeadm'))
+    return undefined;
   try {
     resolveFor(distro, current, target);
     return undefined;
