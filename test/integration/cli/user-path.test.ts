@@ -112,7 +112,9 @@ describe('the user path on the rke2-intree twin', () => {
     const r = await cli(['verify', ...target]);
     expect(r.code).toBe(1);
     expect(r.out).not.toContain('Verified:');
-    expect(r.out).not.toMatch(/static pod/);
+    // RKE2's CCM is a DaemonSet (its KCM is a static pod, rightly named so).
+    expect(r.out).not.toMatch(/cloud-controller-manager static pod/);
+    expect(r.out).toContain('daemonset kube-system/aws-cloud-controller-manager');
     const plain = await cli(['verify', ...target, '-o', 'json']);
     const report = JSON.parse(plain.out) as { outcome: string; checks: { id: string; status: string }[] };
     expect(report.outcome).toBe('fail');
