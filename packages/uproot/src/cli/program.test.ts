@@ -70,6 +70,24 @@ describe('lazily loaded commands', () => {
     }
   });
 
+  it('calls itself kubectl uproot when kubectl runs it as the plugin', async () => {
+    const io = { ...recordingIo(), programName: 'kubectl uproot' };
+    const out: string[] = [];
+    const code = await runCli(['--help'], { ...io, stdout: (t) => out.push(t) });
+    expect(code).toBe(0);
+    expect(out.join('')).toMatch(/^Usage: kubectl uproot \[options\] \[command\]/);
+    const sub: string[] = [];
+    await runCli(['verify', '--help'], { ...io, stdout: (t) => sub.push(t) });
+    expect(sub.join('')).toMatch(/^Usage: kubectl uproot verify \[options\]/);
+  });
+
+  it('says what --target-version does: past the next minor, one minor at a time', async () => {
+    const io = recordingIo();
+    await runCli(['plan', '--help'], io);
+    expect(io.stdoutText).not.toContain('at most the next minor');
+    expect(io.stdoutText.replace(/\s+/g, ' ')).toContain('one minor at a time');
+  });
+
   it('shows a command\u2019s own help from its module', async () => {
     const io = recordingIo();
     expect(await runCli(['plan', '--help'], io)).toBe(0);
