@@ -79,6 +79,20 @@ describe('the user path on the rke2-intree twin', () => {
     expect(lockLeases()).toEqual([]);
   });
 
+  it('rollback with no journal yet is refused (exit 2) without writing the lock', async () => {
+    const flags = [
+      ...target,
+      '--rancher-context',
+      sb.target.rancherContext!,
+      '--cluster',
+      sb.target.cluster!,
+    ];
+    const r = await cli(['rollback', ...flags, '--yes']);
+    expect(r.code, r.err).toBe(2);
+    expect(r.err).toContain('UP-ROLLBACK-NO-JOURNAL');
+    expect(lockLeases()).toEqual([]);
+  });
+
   it('a wrong --rancher-context is reported as --rancher-context', async () => {
     const r = await cli([
       'verify',

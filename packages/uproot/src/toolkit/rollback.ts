@@ -86,10 +86,11 @@ export async function rollback(
   const { clock, location, journalObjects: objects } = session;
   await requireRancherCluster(session);
 
+  // Refused before the lock is taken: an exit-2 refusal writes nothing, not even the lock's Lease.
+  const store = new ConfigMapJournalStore(objects, location);
+  const journal = await store.load();
+  if (!journal) throw noJournal(store.where);
   if (options.dryRun) {
-    const store = new ConfigMapJournalStore(objects, location);
-    const journal = await store.load();
-    if (!journal) throw noJournal(store.where);
     const steps = stepsToUndo(journal);
     const boundary = upgradeBoundary(journal);
     deps.onSteps?.(steps, journal);
