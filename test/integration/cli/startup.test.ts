@@ -75,12 +75,18 @@ describe('uproot start-up', () => {
     expect(demoHelp.modules.filter((u) => u.includes('/@aws-sdk/')).length).toBeGreaterThan(0);
   });
 
-  it('on an end-of-life Node.js line says so once, in one line on stderr; -o json stays JSON', () => {
+  it('on an end-of-life Node.js line says so once a day, in one line on stderr; -o json stays JSON', () => {
     const dir = join(work, 'demo');
+    // A cache folder of its own: the day the notice was last shown is kept there.
+    const env = {
+      ...process.env,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: undefined,
+      XDG_CACHE_HOME: join(work, 'cache'),
+    };
     const result = spawnSync(process.execPath, [CLI, 'demo', '--dir', dir, '-o', 'json'], {
       cwd: work,
       encoding: 'utf8',
-      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: undefined },
+      env,
     });
     expect(result.status, result.stderr).toBe(0);
     expect((JSON.parse(result.stdout) as { migration: string }).migration).toBe('ran');
@@ -89,5 +95,9 @@ describe('uproot start-up', () => {
     const notice = endOfLifeNotice(process.version, new Date());
     const lines = result.stderr.split('\n').filter((l) => l.includes('end of life'));
     expect(lines).toEqual(notice === undefined ? [] : [notice]);
+    // The next command the same day: no notice.
+    const again = spawnSync(process.execPath, [CLI, '--version'], { cwd: work, encoding: 'utf8', env });
+    expect(again.status).toBe(0);
+    expect(again.stderr).not.toContain('end of life');
   });
 });

@@ -14,7 +14,8 @@ import {
   statusTable,
 } from 'uproot/cli';
 import { InputError } from 'uproot';
-import { controllerRowText, parseKubernetesVersion, type ControllerRow } from 'uproot/core';
+import { controllerRowText, parseKubernetesVersion, resolveTarget, type ControllerRow } from 'uproot/core';
+import { loadScenario } from '../scenarios/index.js';
 import { runDemo, type DemoResult } from '../demo/run-demo.js';
 import { runFleetDemo, type FleetDemoResult } from '../demo/run-fleet-demo.js';
 import { FLEET_SCENARIO } from '../fleet/serve-fleet.js';
@@ -77,9 +78,11 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
               },
             );
           }
-          // A version that cannot be read is refused before a twin starts.
-          if (opts.targetVersion !== undefined)
-            parseKubernetesVersion(opts.targetVersion, '--target-version');
+          // Every flag is judged before a twin starts or a folder is made: a refusal leaves nothing behind.
+          if (opts.scenario === FLEET_SCENARIO) {
+            positiveWhole(opts.clusters, '--clusters');
+            positiveWhole(opts.parallel, '--parallel');
+          } else checkTargetVersion(opts.scenario, opts.targetVersion, ctx.io.cwd);
           const dir = opts.dir ? resolve(ctx.io.cwd, opts.dir) : mkdtempSync(join(tmpdir(), 'uproot-demo-'));
           const text = format === 'text';
           const say = (line: string): void => {
@@ -136,6 +139,14 @@ async function runFleet(
   );
   ctx.io.stdout(run.text ? fleetDemoText(fleet) : renderDocument(fleet, 'json'));
   return fleet.exitCode;
+}
+
+/** The scenario exists, and its cluster can go to --target-version as `uproot plan` would plan it. */
+function checkTargetVersion(name: string, targetVersion: string | undefined, cwd: string): void {
+  const { scenario } = loadScenario(name, { cwd });
+  if (targetVersion === undefined || scenario.distribution === 'none') return;
+  const running = scenario.upgrade?.kubernetesVersion ?? scenario.kubernetesVersion;
+  resolveTarget(scenario.distribution, parseKubernetesVersion(running), targetVersion);
 }
 
 function positiveWhole(value: string, field: string): number {

@@ -12,6 +12,7 @@ import type { CliIo } from './io.js';
 
 export type { CommandContext, CommandRegistrar } from './program.js';
 export type { CliIo } from './io.js';
+export type { HintCommands } from './hint-command.js';
 export { parseOutputFormat, renderDocument, type OutputFormat } from './output.js';
 export { hostOf, renderEvent } from './command-kit.js';
 export { isSingleExecutable } from './single-executable.js';

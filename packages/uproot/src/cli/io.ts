@@ -15,6 +15,8 @@ export interface CliIo {
   confirm?(question: string): Promise<boolean>;
   /** Aborted on Ctrl-C; long-running commands stop cleanly and leave a resumable state. */
   readonly signal?: AbortSignal;
+  /** The name the user ran: `kubectl uproot` when kubectl runs the plugin (default `uproot`). */
+  readonly programName?: string;
   /** What commands that wait (the sandbox daemon's supervision) wait on; default the real clock. */
   readonly clock?: Clock;
 }

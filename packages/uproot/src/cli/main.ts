@@ -4,13 +4,14 @@ import { runCli } from './program.js';
 import './commands/index.js';
 import type { CliIo } from './io.js';
 import { createInterface } from 'node:readline/promises';
-import { endOfLifeNotice } from './node-line.js';
+import { basename } from 'node:path';
+import { dailyEndOfLifeNotice } from './node-line.js';
 
 // The AWS SDK warns on Node < 22, in eight lines, about its releases after January 2027; uproot pins SDK
 // versions that run on Node 20 (docs/decisions/0010-node-lines-and-single-executable.md). uproot says it
-// once per process, in one line on stderr (never on stdout, which may be -o json), on every end-of-life line.
+// in one line on stderr (never on stdout, which may be -o json), at most once a day, on every end-of-life line.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-const notice = endOfLifeNotice(process.version, new Date());
+const notice = dailyEndOfLifeNotice(process.version, new Date(), process.env);
 if (notice !== undefined) process.stderr.write(`${notice}\n`);
 
 const controller = new AbortController();
@@ -29,6 +30,8 @@ process.on('SIGINT', interrupt);
 process.on('SIGTERM', interrupt);
 
 const io: CliIo = {
+  // kubectl runs the plugin as kubectl-uproot (a link, the npm bin or the single executable of that name).
+  programName: basename(process.argv[1] ?? '').startsWith('kubectl-uproot') ? 'kubectl uproot' : 'uproot',
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
   interactive: Boolean(process.stdout.isTTY && process.stdin.isTTY) && !process.env.CI,

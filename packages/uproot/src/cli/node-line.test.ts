@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { endOfLifeNotice, maintainedLines } from './node-line.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dailyEndOfLifeNotice, endOfLifeNotice, maintainedLines } from './node-line.js';
 
 const NOV_2026 = new Date('2026-11-26T12:00:00Z');
 
@@ -30,5 +33,23 @@ describe('Node.js lines', () => {
     expect(endOfLifeNotice('v22.23.3', new Date('2027-04-30T00:00:00Z'))).toMatch(
       /reached end of life on 2027-04-30 .* use Node\.js 24 or 26 /,
     );
+  });
+
+  it('shows the notice once a day, and every time when its state file cannot be written', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uproot-node-line-'));
+    try {
+      const env = { XDG_CACHE_HOME: join(dir, 'cache') };
+      expect(dailyEndOfLifeNotice('v20.20.2', NOV_2026, env)).toMatch(/end of life/);
+      expect(dailyEndOfLifeNotice('v20.20.2', new Date('2026-11-26T23:59:00Z'), env)).toBeUndefined();
+      expect(dailyEndOfLifeNotice('v20.20.2', new Date('2026-11-27T00:01:00Z'), env)).toMatch(/end of life/);
+      expect(dailyEndOfLifeNotice('v24.1.0', NOV_2026, env)).toBeUndefined();
+      // A cache "folder" that is a file: nothing can be kept, so the notice shows, and nothing throws.
+      writeFileSync(join(dir, 'file'), '');
+      const broken = { XDG_CACHE_HOME: join(dir, 'file') };
+      expect(dailyEndOfLifeNotice('v20.20.2', NOV_2026, broken)).toMatch(/end of life/);
+      expect(dailyEndOfLifeNotice('v20.20.2', NOV_2026, broken)).toMatch(/end of life/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,3 +1,6 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 /**
  * Which Node.js release lines are maintained, for the one-line notice uproot prints on an end-of-life line
  * (docs/decisions/0010-node-lines-and-single-executable.md). Dates from the Node.js release schedule,
@@ -45,4 +48,35 @@ export function endOfLifeNotice(version: string, today: Date): string | undefine
     `uproot: Node.js ${version} ${end ? `reached end of life on ${end}` : 'is past its end of life'} and gets no ` +
     `security fixes; uproot still runs on it, but use Node.js ${use} (or the kubectl-uproot binary)`
   );
+}
+
+/**
+ * The notice at most once per day and user: the day it was last shown is kept in a small file under the
+ * user's cache folder ($XDG_CACHE_HOME/uproot, else ~/.cache/uproot). Any I/O failure (a read-only home, no
+ * HOME) shows the notice rather than failing the command. Returns the line to print, or undefined.
+ */
+export function dailyEndOfLifeNotice(
+  version: string,
+  today: Date,
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  const notice = endOfLifeNotice(version, today);
+  if (notice === undefined) return undefined;
+  const day = today.toISOString().slice(0, 10);
+  try {
+    const home = env.HOME || homedir();
+    const file = join(env.XDG_CACHE_HOME || join(home, '.cache'), 'uproot', 'node-notice-shown');
+    let last: string | undefined;
+    try {
+      last = readFileSync(file, 'utf8').trim();
+    } catch {
+      last = undefined;
+    }
+    if (last === day) return undefined;
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${day}\n`);
+  } catch {
+    // Not writable: shown every time, as before; never a reason to fail.
+  }
+  return notice;
 }

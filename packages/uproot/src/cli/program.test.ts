@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { invokedCommand, registeredCommands, runCli } from './program.js';
+import { hintCommands } from './hint-command.js';
 import { recordingIo } from './io.js';
 import { VERSION } from '../version.js';
 import './commands/index.js';
@@ -51,6 +52,8 @@ describe('lazily loaded commands', () => {
       const program = new Command('uproot');
       (await entry.load())(program, {
         io: recordingIo(),
+        programName: 'uproot',
+        hints: () => hintCommands('uproot', []),
         run:
           (a) =>
           async (...args) =>
@@ -65,6 +68,24 @@ describe('lazily loaded commands', () => {
       expect(cmd.options.length > 0, entry.name).toBe(entry.options);
       expect(cmd.registeredArguments, entry.name).toEqual([]);
     }
+  });
+
+  it('calls itself kubectl uproot when kubectl runs it as the plugin', async () => {
+    const io = { ...recordingIo(), programName: 'kubectl uproot' };
+    const out: string[] = [];
+    const code = await runCli(['--help'], { ...io, stdout: (t) => out.push(t) });
+    expect(code).toBe(0);
+    expect(out.join('')).toMatch(/^Usage: kubectl uproot \[options\] \[command\]/);
+    const sub: string[] = [];
+    await runCli(['verify', '--help'], { ...io, stdout: (t) => sub.push(t) });
+    expect(sub.join('')).toMatch(/^Usage: kubectl uproot verify \[options\]/);
+  });
+
+  it('says what --target-version does: past the next minor, one minor at a time', async () => {
+    const io = recordingIo();
+    await runCli(['plan', '--help'], io);
+    expect(io.stdoutText).not.toContain('at most the next minor');
+    expect(io.stdoutText.replace(/\s+/g, ' ')).toContain('one minor at a time');
   });
 
   it('shows a command\u2019s own help from its module', async () => {

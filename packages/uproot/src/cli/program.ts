@@ -2,6 +2,7 @@ import { Command, CommanderError, Help } from 'commander';
 import type { CliIo } from './io.js';
 import { ExitCode, UprootError, formatError } from '../errors/index.js';
 import { VERSION } from '../version.js';
+import { givenFlags, hintCommands, type HintCommands } from './hint-command.js';
 
 /**
  * A command module adds itself to the program. `run` wraps its action so that the returned exit code (or a
@@ -9,6 +10,10 @@ import { VERSION } from '../version.js';
  */
 export interface CommandContext {
   readonly io: CliIo;
+  /** How the user called uproot: `uproot`, or `kubectl uproot` for the kubectl plugin. */
+  readonly programName: string;
+  /** The runnable next-step commands of the running command (its target flags repeated, quoted). */
+  hints(): HintCommands;
   /** Wraps an action: records its exit code; errors are rendered and mapped to their exit code. */
   run<A extends unknown[]>(action: (...args: A) => Promise<number | void>): (...args: A) => Promise<void>;
 }
@@ -48,16 +53,23 @@ export function invokedCommand(argv: readonly string[]): string | undefined {
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let exitCode: number = ExitCode.ok;
+  const programName = io.programName ?? 'uproot';
+  let hints = hintCommands(programName, []);
   const ctx: CommandContext = {
     io,
+    programName,
+    hints: () => hints,
     run:
       (action) =>
       async (...args) => {
+        // Commander passes the command last: its flags are what every hint of this run repeats.
+        const cmd = args.at(-1);
+        if (cmd instanceof Command) hints = hintCommands(programName, givenFlags(cmd));
         const result = await action(...args);
         if (typeof result === 'number') exitCode = result;
       },
   };
-  const program = new Command('uproot')
+  const program = new Command(programName)
     .description(
       'Move a Kubernetes cluster on AWS from the in-tree cloud provider to the aws-cloud-controller-manager, safely.',
     )
@@ -71,7 +83,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
   } catch (error) {
-    return reportError(error, io);
+    return reportError(error, io, hints);
   }
 }
 
@@ -92,14 +104,15 @@ async function register(program: Command, ctx: CommandContext, invoked: string |
   }
 }
 
-export function reportError(error: unknown, io: CliIo): number {
+export function reportError(error: unknown, io: CliIo, hints?: HintCommands): number {
   if (error instanceof CommanderError) {
     // --help and --version "fail" with exit code 0; usage errors are the user's input.
     if (error.exitCode === 0) return ExitCode.ok;
     return ExitCode.badInput;
   }
   if (UprootError.is(error)) {
-    io.stderr(`${formatError(error)}\n`);
+    const text = formatError(error);
+    io.stderr(`${hints ? hints.runnable(text) : text}\n`);
     if (error.source === 'uproot') io.stderr(reportBugHint(error));
     return error.exitCode;
   }

@@ -22,6 +22,9 @@ export {
   type KubernetesVersion,
   type StartFailure,
 } from './kubernetes-version/index.js';
+// Which release a --target-version names for a distribution, and the hops to it (what plan refuses, and why)
+export { resolveTarget, type VersionPlan } from './distros/shared/version-policy.js';
+export type { Distro } from './plan/plan-types.js';
 
 // Leader Migration (KEP-2436): what a manager executes (election's model) and how uproot plans and checks it
 export {

@@ -3,7 +3,7 @@
  * Documented in README.md ("Exit codes"); keep both in step.
  */
 export const ExitCode = {
-  /** The command did what it was asked and found nothing wrong. */
+  /** The command did what it was asked and found nothing wrong, or the person declined at the prompt (nothing done). */
   ok: 0,
   /** The command ran and found something failing (a failed check, a gate that did not pass, verify found a problem). */
   failed: 1,
@@ -11,7 +11,7 @@ export const ExitCode = {
   badInput: 2,
   /** A bug in uproot. Please report it. */
   internal: 3,
-  /** Interrupted (Ctrl-C) or declined at a confirmation prompt. Resumable where the command supports it. */
+  /** Interrupted (Ctrl-C, SIGTERM). Resumable where the command supports it. */
   aborted: 130,
 } as const;
 

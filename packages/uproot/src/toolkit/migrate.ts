@@ -290,7 +290,7 @@ async function startingJournal(
     }
     deps.onPlan?.(existing.plan, { resumed: true, journal: existing });
     if (!(await confirmed(options, host, `Continue the migration of ${existing.cluster.name}?`))) {
-      return { outcome: { type: 'declined' }, exitCode: ExitCode.aborted };
+      return { outcome: { type: 'declined' }, exitCode: ExitCode.ok };
     }
     return { journal: addRun(existing, run, clock.now()) };
   }
@@ -329,7 +329,7 @@ async function startingJournal(
   }
   deps.onPlan?.(plan, { resumed: false });
   if (!(await confirmed(options, host, `Apply this plan to ${plan.cluster.name}?`))) {
-    return { outcome: { type: 'declined' }, exitCode: ExitCode.aborted };
+    return { outcome: { type: 'declined' }, exitCode: ExitCode.ok };
   }
   const loadBalancers = await recordLoadBalancers(ctx.clusters);
   const journal = createJournal({

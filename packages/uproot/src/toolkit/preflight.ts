@@ -27,6 +27,7 @@ import { readClusterDefinitionFile, readRancherCluster } from '../adapters/clust
 import { RequestCounter } from '../adapters/kube/request-counter.js';
 import { createAwsClients, readAwsSnapshot, resolveRegion } from '../adapters/aws/index.js';
 import { validateTargets, type TargetFlags } from './targets.js';
+import { targetVersionError } from '../core/checks/kubernetes-version.js';
 import { parseClusterRef } from '../core/distros/rke2/cluster-ref.js';
 import { resolveKubeConfigs } from './session/cluster-access.js';
 
@@ -110,6 +111,9 @@ export async function preflight(options: PreflightOptions = {}): Promise<Preflig
     ...(options.clusterId ? { clusterId: options.clusterId } : {}),
   };
   const ctx = buildContext(snapshot, checkOptions);
+  // A --target-version plan and migrate refuse is the user's input, refused alike (exit 2), not a failed check.
+  const refused = targetVersionError(ctx);
+  if (refused) throw refused;
   const checks = runChecksIn(ctx);
   const profile = ctx.profile;
   const target = describeTarget(kc);

@@ -5,7 +5,7 @@
  * rollback is continued by running it again.
  */
 import { MachineProcesses } from '../adapters/process/local-processes.js';
-import { connectJournalSession } from './session/journal-session.js';
+import { connectJournalSession, requireRancherCluster } from './session/journal-session.js';
 import type { PlanStep, StepId } from '../core/plan/plan-types.js';
 import { ExitCode, InputError } from '../errors/index.js';
 import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
@@ -84,11 +84,13 @@ export async function rollback(
   });
   const session = connectJournalSession(options, host, deps);
   const { clock, location, journalObjects: objects } = session;
+  await requireRancherCluster(session);
 
+  // Refused before the lock is taken: an exit-2 refusal writes nothing, not even the lock's Lease.
+  const store = new ConfigMapJournalStore(objects, location);
+  const journal = await store.load();
+  if (!journal) throw noJournal(store.where);
   if (options.dryRun) {
-    const store = new ConfigMapJournalStore(objects, location);
-    const journal = await store.load();
-    if (!journal) throw noJournal(store.where);
     const steps = stepsToUndo(journal);
     const boundary = upgradeBoundary(journal);
     deps.onSteps?.(steps, journal);
@@ -121,7 +123,7 @@ export async function rollback(
     }
     deps.onSteps?.(stepsToUndo(existing), existing);
     if (!options.yes && !(await host.confirm!(`Roll back the migration of ${existing.cluster.name}?`))) {
-      return { outcome: { type: 'declined' }, exitCode: ExitCode.aborted };
+      return { outcome: { type: 'declined' }, exitCode: ExitCode.ok };
     }
     const run = {
       runId,

@@ -3,7 +3,7 @@
  * be read), the current step and what comes next, who holds the managers' leases and the migration lock, and
  * the ownership timeline. Read-only. `watchStatus` repeats it on the injected clock until aborted.
  */
-import { connectJournalSession } from './session/journal-session.js';
+import { connectJournalSession, requireRancherCluster } from './session/journal-session.js';
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { RealClock, type Clock, type Random } from '../clock/index.js';
@@ -67,6 +67,8 @@ export interface StatusReport {
   readonly where: string;
   /** Why the cluster could not be read, when the local copy is shown. */
   readonly clusterError?: string;
+  /** The journal is not where the flags point; the local copy is shown, and this names the flags that reach it. */
+  readonly elsewhere?: string;
   readonly cluster?: { readonly name: string; readonly distro: string };
   readonly phase: JournalPhase | { readonly type: 'no-migration' };
   readonly next?: NextAction;
@@ -131,19 +133,23 @@ function localCopy(stateDir: string, name: string | undefined): Journal | undefi
   return dirs.length === 1 ? new JournalMirror(stateDir, dirs[0]!).read() : undefined;
 }
 
+function flagsFor(copy: Journal, looked: string): string {
+  const { api, namespace } = copy.location;
+  const reach =
+    api === 'management'
+      ? `--rancher-context <the context of Rancher's local cluster> --cluster ${namespace}/${copy.cluster.name}`
+      : '--context <the context of the cluster> (or --kubeconfig)';
+  return `no journal in ${looked}; the migration of ${copy.cluster.name} keeps it in the ${api === 'management' ? "Rancher management cluster's" : "cluster's"} ${namespace}/${copy.location.name}: pass ${reach}`;
+}
+
 export async function status(
   options: StatusOptions,
   host: RunHost,
   deps: StatusDeps = {},
 ): Promise<StatusReport> {
   validateTargets(options);
-  const {
-    clock,
-    clusters,
-    rancher,
-    location,
-    journalObjects: objects,
-  } = connectJournalSession(options, host, deps);
+  const session = connectJournalSession(options, host, deps);
+  const { clock, clusters, rancher, location, journalObjects: objects } = session;
   const store = new ConfigMapJournalStore(objects, location);
   const stateDir = resolve(host.cwd, options.stateDir ?? '.uproot');
 
@@ -163,6 +169,21 @@ export async function status(
       where = new JournalMirror(stateDir, journal.cluster.name).path;
     }
   }
+  let elsewhere: string | undefined;
+  if (!journal && !clusterError) {
+    await requireRancherCluster(session);
+    // Not where these flags point: a run with other flags (Rancher's) left its local copy here.
+    const copy = localCopy(stateDir, rancher?.name);
+    if (copy && copy.location.name !== location.name) {
+      journal = copy;
+      source = 'local-copy';
+      where = new JournalMirror(stateDir, copy.cluster.name).path;
+      elsewhere = flagsFor(copy, store.where);
+    } else if (!copy && !rancher) {
+      elsewhere =
+        "a migration of RKE2 under Rancher keeps its journal in Rancher's management cluster: pass --rancher-context and --cluster as migrate had them";
+    }
+  }
   const now = clock.now();
   const live = clusterError
     ? { leases: [], lock: undefined }
@@ -174,6 +195,7 @@ export async function status(
     source,
     where,
     ...(clusterError ? { clusterError } : {}),
+    ...(elsewhere ? { elsewhere } : {}),
     ...(journal ? { cluster: journal.cluster } : {}),
     phase: journal ? journalPhase(journal) : { type: 'no-migration' },
     ...(journal ? { next: nextAction(journal) } : {}),

@@ -5,7 +5,7 @@
  * no cloud controllers (--cloud-provider=external, no leader migration), the load balancers recorded before
  * the migration are kept, and the lease timeline shows no ownership overlap.
  */
-import { RealClock, systemRandom, type Clock, type Random } from '../clock/index.js';
+import type { Clock, Random } from '../clock/index.js';
 import { parseProviderId, nodeNameLookup } from '../core/checks/facts/provider-id.js';
 import type { Distro } from '../core/plan/plan-types.js';
 import { ExitCode } from '../errors/index.js';
@@ -24,10 +24,10 @@ import { evaluateGate, readGateSnapshot } from '../engine/gates/evaluate-gate.js
 import type { GateReader } from '../engine/ports.js';
 import type { Journal } from '../engine/journal/journal-schema.js';
 import type { GateContext } from '../engine/gates/evaluate-gate.js';
-import { kubeconfigConnect, type Connect } from './session/cluster-access.js';
+import type { Connect } from './session/cluster-access.js';
+import { connectJournalSession, requireRancherCluster } from './session/journal-session.js';
+import { distroFromNodes } from '../core/checks/facts/cluster-profile.js';
 import { controlPlaneSelectorFor, distroFacts } from '../core/distros/distro-facts.js';
-import { parseClusterRef } from '../core/distros/rke2/cluster-ref.js';
-import { journalLocationFor } from '../engine/journal/journal-location.js';
 import { ccmRunning } from './verify-ccm.js';
 import { fromVerdict, type VerifyCheck } from './verify-check.js';
 export type { CheckStatus, VerifyCheck } from './verify-check.js';
@@ -57,7 +57,8 @@ export interface VerifyDeps {
 
 export interface VerifyReport {
   readonly schemaVersion: typeof VERIFY_SCHEMA_VERSION;
-  readonly outcome: 'pass' | 'fail';
+  /** `incomplete`: nothing failed, but a check the migration needs could not run (see its detail). */
+  readonly outcome: 'pass' | 'fail' | 'incomplete';
   readonly journal: 'cluster' | 'none';
   readonly checks: readonly VerifyCheck[];
 }
@@ -68,18 +69,13 @@ export async function verify(
   deps: VerifyDeps = {},
 ): Promise<{ report: VerifyReport; exitCode: ExitCode }> {
   validateTargets(options);
-  const clock = deps.clock ?? new RealClock();
-  const clusters = (
-    deps.connect ?? kubeconfigConnect({ env: host.env, clock, random: deps.random ?? systemRandom })
-  )(options);
-  const location = journalLocationFor(options.cluster ? parseClusterRef(options.cluster) : undefined);
-  const journal = await new ConfigMapJournalStore(
-    location.api === 'management' ? clusters.management! : clusters.downstream,
-    location,
-  ).load();
+  const session = connectJournalSession(options, host, deps);
+  const { clock, clusters, location, journalObjects } = session;
+  const journal = await new ConfigMapJournalStore(journalObjects, location).load();
+  if (!journal) await requireRancherCluster(session);
   const reader = new KubeGateReader(clusters.downstream, clusters.management);
-  const distro: Distro = journal?.cluster.distro ?? options.distro ?? 'kubeadm';
   const nodes = await reader.nodes();
+  const distro: Distro = journal?.cluster.distro ?? options.distro ?? detectedDistro(nodes);
 
   const checks: VerifyCheck[] = [];
   checks.push(await providerIds(nodes, options, host, deps));
@@ -147,11 +143,23 @@ export async function verify(
       detail: why,
     });
   }
-  const outcome = checks.some((c) => c.status === 'fail') ? 'fail' : 'pass';
+  const outcome = outcomeOf(checks);
   return {
     report: { schemaVersion: VERIFY_SCHEMA_VERSION, outcome, journal: journal ? 'cluster' : 'none', checks },
-    exitCode: outcome === 'fail' ? ExitCode.failed : ExitCode.ok,
+    exitCode: outcome === 'pass' ? ExitCode.ok : ExitCode.failed,
   };
+}
+
+/** Verified only with evidence: a check that could not run leaves the end state unproven (exit 1), never passed. */
+export function outcomeOf(checks: readonly VerifyCheck[]): VerifyReport['outcome'] {
+  if (checks.some((c) => c.status === 'fail')) return 'fail';
+  return checks.some((c) => c.status === 'skip') ? 'incomplete' : 'pass';
+}
+
+/** Without a journal or --distro: the distribution the nodes name, as preflight finds it; else kubeadm's conventions. */
+function detectedDistro(nodes: readonly NodeFacts[]): Distro {
+  const marked = distroFromNodes(nodes)?.distro;
+  return marked === 'rke2' || marked === 'rke' ? marked : 'kubeadm';
 }
 
 /**
@@ -246,8 +254,8 @@ async function providerIds(
     return {
       id,
       title,
-      status: 'pass',
-      detail: `all ${nodes.length} providerIDs are aws:///<zone>/<instance-id>; EC2 was not read (no region: pass --region), so instances were not compared`,
+      status: 'skip',
+      detail: `all ${nodes.length} providerIDs are aws:///<zone>/<instance-id>, but EC2 was not read (no region: pass --region), so instances were not compared`,
     };
   }
   let instances: InstanceFact[];

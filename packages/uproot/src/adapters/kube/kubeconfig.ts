@@ -9,6 +9,8 @@ export interface KubeTarget {
   readonly kubeconfig?: string;
   /** Context name; defaults to the kubeconfig's current context. */
   readonly context?: string;
+  /** The flag the user named the context with, for errors (default --context; Rancher's is --rancher-context). */
+  readonly contextFlag?: string;
 }
 
 /**
@@ -45,7 +47,11 @@ export function loadKubeConfig(
   if (target.context) {
     if (!kc.getContextObject(target.context)) {
       throw new InputError('UP-KUBECONFIG-CONTEXT', `context "${target.context}" is not in the kubeconfig`, {
-        location: { file: path ?? '~/.kube/config', field: '--context', value: target.context },
+        location: {
+          file: path ?? '~/.kube/config',
+          field: target.contextFlag ?? '--context',
+          value: target.context,
+        },
         hint: `use one of: ${
           kc
             .getContexts()

@@ -144,6 +144,7 @@ interface MigrateCliFlags extends TargetCliFlags, ExecutionCliFlags {
 async function runMigrate(opts: MigrateCliFlags, ctx: CommandContext): Promise<number> {
   const format = parseOutputFormat(opts.output, ['text', 'json']);
   const io = ctx.io;
+  const hints = ctx.hints();
   const options: MigrateOptions = {
     ...targetFlags(opts),
     ...executionFlags(opts),
@@ -161,7 +162,7 @@ async function runMigrate(opts: MigrateCliFlags, ctx: CommandContext): Promise<n
   };
   const result = await migrate(options, hostOf(io), {
     ...(io.clock ? { clock: io.clock } : {}),
-    onEvent: (e) => io.stderr(renderEvent(e)),
+    onEvent: (e) => io.stderr(hints.runnable(renderEvent(e))),
     onPlan: (plan, { resumed }) => {
       if (format === 'text')
         io.stdout(
@@ -171,7 +172,9 @@ async function runMigrate(opts: MigrateCliFlags, ctx: CommandContext): Promise<n
         );
     },
   });
-  io.stdout(format === 'json' ? renderDocument(migrateJson(result), 'json') : migrateText(result));
+  io.stdout(
+    format === 'json' ? renderDocument(migrateJson(result), 'json') : hints.runnable(migrateText(result)),
+  );
   return result.exitCode;
 }
 

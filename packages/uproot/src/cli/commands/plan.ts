@@ -36,7 +36,7 @@ export const registerPlanCommand: CommandRegistrar = (program, ctx) => {
     .option('--distro <distro>', 'rke2, rke or kubeadm (detected when left out)')
     .option(
       '--target-version <version>',
-      'Kubernetes release to end on (default: the current one; at most the next minor)',
+      'Kubernetes release to end on (default: the current one); past the next minor, the plan upgrades one minor at a time',
     )
     .option(
       '--ccm-image-tag <tag>',

@@ -56,7 +56,7 @@ export function rollbackText(result: RollbackRunResult): string {
         case 'undo-failed':
           return `${lost}${formatError(r.error)}\n${again}\n`;
         case 'waiting-for-person':
-          return `${lost}Undoing ${r.step} needs a person:\n${r.instructions}\nWhen it is done: \`uproot rollback\` at a terminal, or with --manual-done ${r.step}.\n`;
+          return `${lost}Undoing ${r.step} needs a person:\n${r.instructions}\nWhen it is done: \`uproot rollback\` at a terminal, or \`uproot rollback --manual-done ${r.step}\` without one.\n`;
         case 'interrupted':
           return `${lost}Interrupted${r.step ? ` while undoing ${r.step}` : ''}. ${again}\n`;
         case 'stopped-at-upgrade':
@@ -116,14 +116,18 @@ async function runRollback(opts: RollbackCliFlags, ctx: CommandContext): Promise
     },
     hostOf(io),
     {
-      onEvent: (e) => io.stderr(renderEvent(e)),
+      onEvent: (e) => io.stderr(ctx.hints().runnable(renderEvent(e))),
       onSteps: (steps) => {
         if (format === 'text' && !opts.dryRun)
           io.stdout(`Will undo, in this order:\n${steps.map((s) => `  ← ${s.id}: ${s.title}`).join('\n')}\n`);
       },
     },
   );
-  io.stdout(format === 'json' ? renderDocument(rollbackJson(result), 'json') : rollbackText(result));
+  io.stdout(
+    format === 'json'
+      ? renderDocument(rollbackJson(result), 'json')
+      : ctx.hints().runnable(rollbackText(result)),
+  );
   return result.exitCode;
 }
 

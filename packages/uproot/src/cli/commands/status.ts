@@ -48,6 +48,7 @@ export function statusText(report: StatusReport): string {
     }
   }
   if (report.clusterError) out.push(`  cluster: ${report.clusterError}`);
+  if (report.elsewhere) out.push(`  ${report.source === 'none' ? 'note' : 'not live'}: ${report.elsewhere}`);
   if (report.leases.length > 0) {
     out.push('  leases (kube-system):');
     for (const l of report.leases) {
@@ -100,9 +101,9 @@ async function runStatus(opts: StatusCliFlags, ctx: CommandContext): Promise<num
   const host = hostOf(ctx.io);
   const show = (r: StatusReport): void => {
     if (format === 'json') ctx.io.stdout(opts.watch ? `${JSON.stringify(r)}\n` : renderDocument(r, 'json'));
-    else ctx.io.stdout(`${opts.watch ? `--- ${r.readAt}\n` : ''}${statusText(r)}`);
+    else ctx.io.stdout(`${opts.watch ? `--- ${r.readAt}\n` : ''}${ctx.hints().runnable(statusText(r))}`);
   };
-  const clock = new RealClock();
+  const clock = ctx.io.clock ?? new RealClock();
   if (opts.watch) {
     await watchStatus(options, host, { clock, intervalMs: interval * 1000 }, show);
     return ExitCode.ok;

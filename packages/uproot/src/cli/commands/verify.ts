@@ -19,7 +19,20 @@ export function verifyText(report: VerifyReport): string {
   const lines = report.checks.map(
     (c) => `${MARK[c.status]} ${c.title}\n    ${c.detail}${c.fix ? `\n    fix: ${c.fix}` : ''}`,
   );
-  return `${lines.join('\n')}\n${report.outcome === 'pass' ? 'Verified: the cluster runs on the aws-cloud-controller-manager.' : 'Not verified: see the failed checks above.'}\n`;
+  return `${lines.join('\n')}\n${verdictLine(report)}\n`;
+}
+
+function verdictLine(report: VerifyReport): string {
+  switch (report.outcome) {
+    case 'pass':
+      return 'Verified: the cluster runs on the aws-cloud-controller-manager.';
+    case 'fail':
+      return 'Not verified: see the failed checks above.';
+    case 'incomplete': {
+      const skipped = report.checks.filter((c) => c.status === 'skip');
+      return `Not verified: ${skipped.length} check(s) the migration needs could not run: ${skipped.map((c) => `${c.id} (${c.detail})`).join('; ')}`;
+    }
+  }
 }
 
 async function runVerify(opts: VerifyCliFlags, ctx: CommandContext): Promise<number> {
@@ -32,8 +45,11 @@ async function runVerify(opts: VerifyCliFlags, ctx: CommandContext): Promise<num
       ...(opts.ccmDaemonset ? { ccmDaemonSet: opts.ccmDaemonset } : {}),
     },
     hostOf(ctx.io),
+    ctx.io.clock ? { clock: ctx.io.clock } : {},
   );
-  ctx.io.stdout(format === 'json' ? renderDocument(report, 'json') : verifyText(report));
+  ctx.io.stdout(
+    format === 'json' ? renderDocument(report, 'json') : ctx.hints().runnable(verifyText(report)),
+  );
   return exitCode;
 }
 

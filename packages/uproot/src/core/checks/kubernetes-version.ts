@@ -125,10 +125,8 @@ function judgeTarget(
     if (target.major !== current.major || target.minor < current.minor) return downgrade(current, target);
     return { type: 'ok' };
   }
-  const raw =
-    target.minor !== current.minor && !isReleaseName(distro, target.raw) ? minorString(target) : target.raw;
   try {
-    return { type: 'ok', plan: resolveTarget(distro, current, raw) };
+    return { type: 'ok', plan: resolveFor(distro, current, target) };
   } catch (error) {
     if (!UprootError.is(error)) throw error;
     if (error.code === 'UP-PLAN-TARGET-DOWNGRADE') return downgrade(current, target);
@@ -137,6 +135,33 @@ function judgeTarget(
       message: error.message,
       fix: { type: 'manual', description: error.hint ?? 'choose another --target-version', steps: [] },
     };
+  }
+}
+
+function resolveFor(
+  distro: 'rke2' | 'rke' | 'kubeadm',
+  current: KubernetesVersion,
+  target: KubernetesVersion,
+): VersionPlan {
+  const raw =
+    target.minor !== current.minor && !isReleaseName(distro, target.raw) ? minorString(target) : target.raw;
+  return resolveTarget(distro, current, raw);
+}
+
+/**
+ * The error `uproot plan` and `uproot migrate` give for this cluster's --target-version, if any: preflight
+ * refuses the same input the same way (exit 2), instead of reporting a failed check (exit 1).
+ */
+export function targetVersionError(ctx: CheckContext): UprootError | undefined {
+  const { version: current, targetVersion: target, distro } = ctx.profile;
+  if (!current || !target || (distro !== 'rke2' && distro !== 'rke' && distro !== 'kubeadm'))
+    return undefined;
+  try {
+    resolveFor(distro, current, target);
+    return undefined;
+  } catch (error) {
+    if (UprootError.is(error)) return error;
+    throw error;
   }
 }
 

@@ -108,7 +108,8 @@ export async function fleetMigrate(
   const { rows: preflight, skipped } = await preflightFleet(session, options, host);
   const ready = session.members.filter((m) => preflight.some((r) => r.cluster === m.key && r.type === 'ran'));
   if (!(await confirmed(options, host, ready))) {
-    return { schemaVersion: FLEET_MIGRATE_SCHEMA_VERSION, rows: [], preflight, exitCode: ExitCode.aborted };
+    // Declined: nothing was done, which is a success (README, Exit codes); 130 is for an interrupted run.
+    return { schemaVersion: FLEET_MIGRATE_SCHEMA_VERSION, rows: [], preflight, exitCode: ExitCode.ok };
   }
   const byKey = new Map(ready.map((m) => [m.key, m]));
   const results = await paced(

@@ -71,7 +71,10 @@ export function managementKubeConfig(
 ): KubeConfig | undefined {
   if (targets.rancherInCluster) return inClusterKubeConfig(env);
   if (targets.rancherContext)
-    return loadKubeConfig({ kubeconfig: targets.kubeconfig, context: targets.rancherContext }, env);
+    return loadKubeConfig(
+      { kubeconfig: targets.kubeconfig, context: targets.rancherContext, contextFlag: '--rancher-context' },
+      env,
+    );
   return undefined;
 }
 

@@ -81,22 +81,38 @@ export function buildProfile(kube: KubeSnapshot, targetVersion?: string): Cluste
   };
 }
 
+/** The distribution the nodes' own markers name (RKE2's, k3s's or RKE's), if any; what preflight and verify go by. */
+export function distroFromNodes(
+  nodes: readonly {
+    readonly name: string;
+    readonly kubeletVersion?: string;
+    readonly labels: Readonly<Record<string, string>>;
+    readonly annotations?: Readonly<Record<string, string>>;
+  }[],
+): { distro: Distro; evidence: string } | undefined {
+  const rke2 = nodes.find(
+    (n) => n.kubeletVersion?.includes('+rke2') || 'rke2.io/node-args' in (n.annotations ?? {}),
+  );
+  if (rke2) return { distro: 'rke2', evidence: `node ${rke2.name} runs ${rke2.kubeletVersion ?? 'RKE2'}` };
+  const k3s = nodes.find((n) => n.kubeletVersion?.includes('+k3s'));
+  if (k3s) return { distro: 'k3s', evidence: `node ${k3s.name} runs ${k3s.kubeletVersion ?? 'k3s'}` };
+  const rke = nodes.find(
+    (n) =>
+      n.labels['node-role.kubernetes.io/controlplane'] === 'true' ||
+      'rke.cattle.io/internal-ip' in (n.annotations ?? {}),
+  );
+  if (rke) return { distro: 'rke', evidence: `node ${rke.name} has RKE's role labels` };
+  return undefined;
+}
+
 function detectDistro(
   kube: KubeSnapshot,
   nodes: readonly NodeFacts[],
   definition: ClusterDefinition | undefined,
 ): { distro: Distro; evidence: string } {
   if (definition) return { distro: definition.distro, evidence: `cluster definition ${definition.source}` };
-  const rke2 = nodes.find((n) => n.kubeletVersion.includes('+rke2') || 'rke2.io/node-args' in n.annotations);
-  if (rke2) return { distro: 'rke2', evidence: `node ${rke2.name} runs ${rke2.kubeletVersion}` };
-  const k3s = nodes.find((n) => n.kubeletVersion.includes('+k3s'));
-  if (k3s) return { distro: 'k3s', evidence: `node ${k3s.name} runs ${k3s.kubeletVersion}` };
-  const rke = nodes.find(
-    (n) =>
-      n.labels['node-role.kubernetes.io/controlplane'] === 'true' ||
-      'rke.cattle.io/internal-ip' in n.annotations,
-  );
-  if (rke) return { distro: 'rke', evidence: `node ${rke.name} has RKE's role labels` };
+  const marked = distroFromNodes(nodes);
+  if (marked) return marked;
   const pods = kube.componentPods.state === 'ok' ? kube.componentPods.value : [];
   const kcmPod = pods.find((p) => p.component === 'kube-controller-manager');
   if (kcmPod) return { distro: 'kubeadm', evidence: `static pod ${kcmPod.namespace}/${kcmPod.name}` };
