@@ -130,6 +130,7 @@ export function migrateJson(result: MigrateResult): unknown {
 interface MigrateCliFlags extends TargetCliFlags, ExecutionCliFlags {
   plan?: string;
   targetVersion?: string;
+  allowUnknownRelease?: boolean;
   ccmImageTag?: string;
   withNodeipam?: boolean;
   dryRun?: boolean;
@@ -148,6 +149,7 @@ async function runMigrate(opts: MigrateCliFlags, ctx: CommandContext): Promise<n
     ...executionFlags(opts),
     ...(opts.plan ? { planFile: opts.plan } : {}),
     ...(opts.targetVersion ? { targetVersion: opts.targetVersion } : {}),
+    ...(opts.allowUnknownRelease ? { allowUnknownRelease: true } : {}),
     ...(opts.ccmImageTag ? { ccmImageTag: opts.ccmImageTag } : {}),
     ...(opts.withNodeipam ? { withNodeIpam: true } : {}),
     ...(opts.dryRun ? { dryRun: true } : {}),
@@ -183,6 +185,10 @@ export const registerMigrateCommand: CommandRegistrar = (program, ctx) => {
   cmd
     .option('--plan <file>', 'a plan reviewed beforehand (`uproot plan -o json`) instead of planning now')
     .option('--target-version <version>', 'Kubernetes release to end on (default: the current one)')
+    .option(
+      '--allow-unknown-release',
+      "accept a --target-version release newer than uproot's release table (a brand-new release)",
+    )
     .option('--ccm-image-tag <tag>', 'cloud-controller-manager image tag instead of the pinned release')
     .option(
       '--with-nodeipam',

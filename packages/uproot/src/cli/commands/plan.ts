@@ -14,6 +14,7 @@ interface PlanCliOptions {
   example?: string;
   distro?: string;
   targetVersion?: string;
+  allowUnknownRelease?: boolean;
   ccmImageTag?: string;
   keepAwsNodeNaming?: boolean;
   useInstanceMetadataHostname?: boolean;
@@ -37,6 +38,10 @@ export const registerPlanCommand: CommandRegistrar = (program, ctx) => {
     .option(
       '--target-version <version>',
       'Kubernetes release to end on (default: the current one; at most the next minor)',
+    )
+    .option(
+      '--allow-unknown-release',
+      "accept a --target-version release newer than uproot's release table (a brand-new release)",
     )
     .option(
       '--ccm-image-tag <tag>',

@@ -18,6 +18,7 @@ interface PreflightFlags {
   clusterFile?: string;
   region?: string;
   targetVersion?: string;
+  allowUnknownRelease?: boolean;
   output: string;
   failOn: 'fail' | 'warn';
 }
@@ -44,6 +45,10 @@ export const registerPreflightCommand: CommandRegistrar = (program, ctx) => {
     )
     .option('--region <region>', 'AWS region (default AWS_REGION, then the nodes\u2019 region label)')
     .option('--target-version <version>', 'the Kubernetes version the migration upgrades to, e.g. 1.27')
+    .option(
+      '--allow-unknown-release',
+      "accept a --target-version release newer than uproot's release table (a brand-new release)",
+    )
     .option('-o, --output <format>', 'text or json', 'text')
     .addOption(
       new Option('--fail-on <level>', 'exit 1 on failed checks, or on warnings too')
@@ -65,6 +70,7 @@ export const registerPreflightCommand: CommandRegistrar = (program, ctx) => {
             ...(opts.clusterFile ? { clusterFile: opts.clusterFile } : {}),
             ...(opts.region ? { region: opts.region } : {}),
             ...(opts.targetVersion ? { targetVersion: opts.targetVersion } : {}),
+            ...(opts.allowUnknownRelease ? { allowUnknownRelease: true } : {}),
             env: ctx.io.env,
             cwd: ctx.io.cwd,
             ...(showProgress ? { onProgress: progress } : {}),

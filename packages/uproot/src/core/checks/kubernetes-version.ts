@@ -128,7 +128,7 @@ function judgeTarget(
   const raw =
     target.minor !== current.minor && !isReleaseName(distro, target.raw) ? minorString(target) : target.raw;
   try {
-    return { type: 'ok', plan: resolveTarget(distro, current, raw) };
+    return { type: 'ok', plan: resolveTarget(distro, current, raw, ctx.options) };
   } catch (error) {
     if (!UprootError.is(error)) throw error;
     if (error.code === 'UP-PLAN-TARGET-DOWNGRADE') return downgrade(current, target);
