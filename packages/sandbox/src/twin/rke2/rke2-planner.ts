@@ -1,5 +1,6 @@
 import type { Clock } from 'uproot';
 import { judgeRelease } from 'uproot/core';
+import { ComponentError } from '../../component-error.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { involvedObjectOf } from '../events/event-recorder.js';
 import type { ManifestApplier } from '../helm/manifest-applier.js';
@@ -119,7 +120,7 @@ export class Rke2Planner {
     const agents = this.options.fleet.all();
     if (agents.some((a) => a.runningConfig?.kubelet.version === version.kubelet)) return;
     const init = this.initMachine() ?? agents[0]?.instance.machineName ?? 'machine';
-    throw new Error(
+    throw new ComponentError(
       `configuring bootstrap node(s) ${init}: error applying plan -- check rancher-system-agent.service logs on node for more information`,
     );
   }
