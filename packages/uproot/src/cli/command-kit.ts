@@ -5,6 +5,7 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliIo } from './io.js';
+import { outputOption } from './output.js';
 import { isStepId, STEP_IDS, type StepId } from '../core/plan/plan-types.js';
 import type { EngineEvent } from '../engine/events.js';
 import { describeGate } from '../engine/gates/evaluate-gate.js';
@@ -94,7 +95,7 @@ export function addExecutionOptions(cmd: Command): Command {
       ).argParser((value: string, previous: StepId[] | undefined) => [...(previous ?? []), stepIdArg(value)]),
     )
     .option('--state-dir <dir>', 'where the local journal copy is kept', '.uproot')
-    .option('-o, --output <format>', 'text or json', 'text');
+    .addOption(outputOption());
 }
 
 const num = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));

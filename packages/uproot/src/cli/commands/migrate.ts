@@ -142,7 +142,7 @@ interface MigrateCliFlags extends TargetCliFlags, ExecutionCliFlags {
 }
 
 async function runMigrate(opts: MigrateCliFlags, ctx: CommandContext): Promise<number> {
-  const format = parseOutputFormat(opts.output, ['text', 'json']);
+  const format = parseOutputFormat(opts.output);
   const io = ctx.io;
   const options: MigrateOptions = {
     ...targetFlags(opts),
@@ -167,11 +167,11 @@ async function runMigrate(opts: MigrateCliFlags, ctx: CommandContext): Promise<n
         io.stdout(
           resumed
             ? `Resuming the journaled plan:\n${renderPlanText(plan, { diffs: false })}`
-            : renderPlanText(plan),
+            : renderPlanText(plan, { outHint: false }),
         );
     },
   });
-  io.stdout(format === 'json' ? renderDocument(migrateJson(result), 'json') : migrateText(result));
+  io.stdout(format !== 'text' ? renderDocument(migrateJson(result), format) : migrateText(result));
   return result.exitCode;
 }
 
@@ -195,7 +195,7 @@ export const registerMigrateCommand: CommandRegistrar = (program, ctx) => {
       'move the Node IPAM controller to the CCM too (refused: no aws-cloud-controller-manager release implements it)',
     )
     .option('--dry-run', 'show the plan (or, with --resume, what comes next) and change nothing')
-    .option('--yes', 'do not ask for confirmation (required without a terminal)')
+    .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
     .option('--resume', 'continue the journaled migration where it stopped')
     .option(
       '--auto-resume',

@@ -3,7 +3,7 @@
  * write --out), print the ordered migration. Works offline.
  */
 import type { CommandRegistrar } from '../program.js';
-import { parseOutputFormat, renderDocument } from '../output.js';
+import { outputOption, parseOutputFormat, renderDocument } from '../output.js';
 import { ExitCode } from '../../errors/index.js';
 import { EXAMPLES } from '../../adapters/cluster-source/index.js';
 import { renderPlanText } from '../../core/plan/render-text.js';
@@ -62,7 +62,7 @@ export const registerPlanCommand: CommandRegistrar = (program, ctx) => {
       '--out <dir>',
       'write every artifact (edited files per step, values, configs, RUNBOOK.md) to this directory',
     )
-    .option('-o, --output <format>', 'text, json or yaml', 'text')
+    .addOption(outputOption())
     .action(
       ctx.run(async (opts: PlanCliOptions) => {
         const format = parseOutputFormat(opts.output);

@@ -5,7 +5,7 @@
  */
 import { Option } from 'commander';
 import type { CommandRegistrar } from '../program.js';
-import { parseOutputFormat, renderDocument } from '../output.js';
+import { outputOption, parseOutputFormat, renderDocument } from '../output.js';
 import { ExitCode } from '../../errors/index.js';
 import { preflightReportSchema, renderPreflightText, type PreflightReport } from '../../core/checks/index.js';
 import { preflight } from '../../toolkit/preflight.js';
@@ -49,7 +49,7 @@ export const registerPreflightCommand: CommandRegistrar = (program, ctx) => {
       '--allow-unknown-release',
       "accept a --target-version release newer than uproot's release table (a brand-new release)",
     )
-    .option('-o, --output <format>', 'text or json', 'text')
+    .addOption(outputOption())
     .addOption(
       new Option('--fail-on <level>', 'exit 1 on failed checks, or on warnings too')
         .choices(['fail', 'warn'])
@@ -57,7 +57,7 @@ export const registerPreflightCommand: CommandRegistrar = (program, ctx) => {
     )
     .action(
       ctx.run(async (opts: PreflightFlags) => {
-        const format = parseOutputFormat(opts.output, ['text', 'json']);
+        const format = parseOutputFormat(opts.output);
         const showProgress = ctx.io.interactive && format === 'text';
         const progress = (step: string) => ctx.io.stderr(`\r\x1b[2Kpreflight: ${step}…`);
         let report: PreflightReport;
@@ -79,8 +79,8 @@ export const registerPreflightCommand: CommandRegistrar = (program, ctx) => {
           if (showProgress) ctx.io.stderr('\r\x1b[2K');
         }
         ctx.io.stdout(
-          format === 'json'
-            ? renderDocument(preflightReportSchema.parse(report), 'json')
+          format !== 'text'
+            ? renderDocument(preflightReportSchema.parse(report), format)
             : renderPreflightText(report),
         );
         return exitCodeFor(report, opts.failOn);

@@ -104,7 +104,7 @@ export function rollbackJson(result: RollbackRunResult): unknown {
 }
 
 async function runRollback(opts: RollbackCliFlags, ctx: CommandContext): Promise<number> {
-  const format = parseOutputFormat(opts.output, ['text', 'json']);
+  const format = parseOutputFormat(opts.output);
   const io = ctx.io;
   const result = await rollback(
     {
@@ -123,7 +123,7 @@ async function runRollback(opts: RollbackCliFlags, ctx: CommandContext): Promise
       },
     },
   );
-  io.stdout(format === 'json' ? renderDocument(rollbackJson(result), 'json') : rollbackText(result));
+  io.stdout(format !== 'text' ? renderDocument(rollbackJson(result), format) : rollbackText(result));
   return result.exitCode;
 }
 
@@ -133,7 +133,7 @@ export const registerRollbackCommand: CommandRegistrar = (program, ctx) => {
     .description('Undo the journaled migration, last step first, back to the in-tree cloud provider');
   addTargetOptions(cmd);
   cmd
-    .option('--yes', 'do not ask for confirmation (required without a terminal)')
+    .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
     .option('--dry-run', 'show what would be undone and change nothing')
     .option('--force', 'restore values from before the migration even where someone edited them since');
   addExecutionOptions(cmd);

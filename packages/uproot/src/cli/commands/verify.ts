@@ -1,7 +1,7 @@
 /** `uproot verify`: prove the end state of the migration; exit 1 when any check fails. */
 import { Option } from 'commander';
 import type { CommandContext, CommandRegistrar } from '../program.js';
-import { parseOutputFormat, renderDocument } from '../output.js';
+import { outputOption, parseOutputFormat, renderDocument } from '../output.js';
 import { DISTROS, type Distro } from '../../core/plan/plan-types.js';
 import { verify, type VerifyReport } from '../../toolkit/verify.js';
 import { addTargetOptions, hostOf, targetFlags, type TargetCliFlags } from '../command-kit.js';
@@ -23,7 +23,7 @@ export function verifyText(report: VerifyReport): string {
 }
 
 async function runVerify(opts: VerifyCliFlags, ctx: CommandContext): Promise<number> {
-  const format = parseOutputFormat(opts.output, ['text', 'json']);
+  const format = parseOutputFormat(opts.output);
   const { report, exitCode } = await verify(
     {
       ...targetFlags(opts),
@@ -33,7 +33,7 @@ async function runVerify(opts: VerifyCliFlags, ctx: CommandContext): Promise<num
     },
     hostOf(ctx.io),
   );
-  ctx.io.stdout(format === 'json' ? renderDocument(report, 'json') : verifyText(report));
+  ctx.io.stdout(format !== 'text' ? renderDocument(report, format) : verifyText(report));
   return exitCode;
 }
 
@@ -51,6 +51,6 @@ export const registerVerifyCommand: CommandRegistrar = (program, ctx) => {
       '--ccm-daemonset <ns/name>',
       'the CCM DaemonSet (default from the plan, else kube-system/aws-cloud-controller-manager)',
     )
-    .option('-o, --output <format>', 'text or json', 'text')
+    .addOption(outputOption())
     .action(ctx.run((opts: VerifyCliFlags) => runVerify(opts, ctx)));
 };
