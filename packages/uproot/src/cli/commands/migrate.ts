@@ -8,6 +8,7 @@ import type { CommandContext, CommandRegistrar } from '../program.js';
 import { parseOutputFormat, renderDocument } from '../output.js';
 import { renderPlanText } from '../../core/plan/render-text.js';
 import { formatError } from '../../errors/index.js';
+import { RealClock } from '../../clock/index.js';
 import { describeGate } from '../../engine/gates/evaluate-gate.js';
 import type { Journal } from '../../engine/journal/journal-schema.js';
 import type { RunResult } from '../../engine/run-plan.js';
@@ -20,7 +21,7 @@ import {
   hostOf,
   indent,
   journalSummary,
-  renderEvent,
+  progressPrinter,
   stepIdArg,
   targetFlags,
   type ExecutionCliFlags,
@@ -159,9 +160,15 @@ async function runMigrate(opts: MigrateCliFlags, ctx: CommandContext): Promise<n
     ...(opts.until ? { until: opts.until } : {}),
     ...(opts.skipPreflight ? { skipPreflight: true } : {}),
   };
+  const clock = io.clock ?? new RealClock();
+  const progress = progressPrinter((t) => io.stderr(t), {
+    now: () => clock.now(),
+    structured: format !== 'text',
+    live: io.interactive && format === 'text',
+  });
   const result = await migrate(options, hostOf(io), {
-    ...(io.clock ? { clock: io.clock } : {}),
-    onEvent: (e) => io.stderr(renderEvent(e)),
+    clock,
+    onEvent: progress.onEvent,
     onPlan: (plan, { resumed }) => {
       if (format === 'text')
         io.stdout(
@@ -171,6 +178,7 @@ async function runMigrate(opts: MigrateCliFlags, ctx: CommandContext): Promise<n
         );
     },
   });
+  progress.end();
   io.stdout(format !== 'text' ? renderDocument(migrateJson(result), format) : migrateText(result));
   return result.exitCode;
 }

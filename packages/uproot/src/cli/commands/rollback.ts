@@ -2,6 +2,7 @@
  * `uproot rollback`: undo the journaled migration, last step first, behind gates. Thin: flags → toolkit →
  * progress on stderr, result on stdout.
  */
+import { RealClock } from '../../clock/index.js';
 import type { CommandContext, CommandRegistrar } from '../program.js';
 import { parseOutputFormat, renderDocument } from '../output.js';
 import { formatError } from '../../errors/index.js';
@@ -13,7 +14,7 @@ import {
   executionFlags,
   hostOf,
   journalSummary,
-  renderEvent,
+  progressPrinter,
   targetFlags,
   type ExecutionCliFlags,
   type TargetCliFlags,
@@ -106,6 +107,12 @@ export function rollbackJson(result: RollbackRunResult): unknown {
 async function runRollback(opts: RollbackCliFlags, ctx: CommandContext): Promise<number> {
   const format = parseOutputFormat(opts.output);
   const io = ctx.io;
+  const clock = io.clock ?? new RealClock();
+  const progress = progressPrinter((t) => io.stderr(t), {
+    now: () => clock.now(),
+    structured: format !== 'text',
+    live: io.interactive && format === 'text',
+  });
   const result = await rollback(
     {
       ...targetFlags(opts),
@@ -116,13 +123,15 @@ async function runRollback(opts: RollbackCliFlags, ctx: CommandContext): Promise
     },
     hostOf(io),
     {
-      onEvent: (e) => io.stderr(renderEvent(e)),
+      clock,
+      onEvent: progress.onEvent,
       onSteps: (steps) => {
         if (format === 'text' && !opts.dryRun)
           io.stdout(`Will undo, in this order:\n${steps.map((s) => `  ← ${s.id}: ${s.title}`).join('\n')}\n`);
       },
     },
   );
+  progress.end();
   io.stdout(format !== 'text' ? renderDocument(rollbackJson(result), format) : rollbackText(result));
   return result.exitCode;
 }
