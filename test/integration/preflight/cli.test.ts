@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { runCli } from '../../../packages/uproot/src/cli/program.js';
 import { recordingIo } from '../../../packages/uproot/src/cli/io.js';
 import '../../../packages/uproot/src/cli/commands/index.js';
@@ -107,12 +107,29 @@ describe('uproot preflight', () => {
     expect(json.stderrText).toBe('');
   });
 
+  it('takes -o yaml like every command (issue 25), and answers a refusal as a document', async () => {
+    sandbox = await startPreflightSandbox();
+    const yaml = await cli(['--kubeconfig', sandbox.kubeconfig, '-o', 'yaml'], sandbox.env);
+    expect(yaml.code, yaml.stderr).toBe(0);
+    const report = preflightReportSchema.parse(parse(yaml.stdout));
+    expect(report.checks.length).toBeGreaterThan(0);
+    const refused = await cli(
+      ['--kubeconfig', sandbox.kubeconfig, '--region', 'mars', '-o', 'json'],
+      sandbox.env,
+    );
+    expect(refused.code).toBe(2);
+    expect(JSON.parse(refused.stdout)).toMatchObject({
+      error: { code: 'UP-PREFLIGHT-REGION', location: { field: '--region' } },
+      exitCode: 2,
+    });
+  });
+
   it.each([
     [['--cluster', 'prod'], '--cluster needs --rancher-context'],
     [['--rancher-context', 'admin'], '--rancher-context needs --cluster NAME'],
     [['--target-version', 'one-point-two'], '"one-point-two" is not a Kubernetes version'],
     [['--region', 'mars'], '"mars" is not an AWS region'],
-    [['-o', 'yaml'], 'unknown output format "yaml"'],
+    [['-o', 'xml'], 'unknown output format "xml"'],
   ])('exits 2 on bad flags %j', async (args, message) => {
     sandbox = await startPreflightSandbox();
     const { code, stderr, stdout } = await cli(['--kubeconfig', sandbox.kubeconfig, ...args], sandbox.env);

@@ -128,6 +128,53 @@ describe('the twin runs the version of its cluster definition', () => {
     expect(twin.downstream.version).toMatchObject({ gitVersion: 'v1.27.16', minor: '27' });
   }, 120_000);
 
+  it('RKE2: a release that does not exist stalls the Cluster with Rancher’s message; no node moves (issue 25)', async () => {
+    const clock = new VirtualClock();
+    harness = await startHarness(external('rke2', 'v1.26.15+rke2r1'), clock);
+    const h = harness;
+    await clock.advanceBy(30_000);
+    const patched = await patchRancherCluster(h, { kubernetesVersion: 'v1.27.99+rke2r1' });
+    expect(patched.code, patched.stderr).toBe(0);
+    const stalled = (): { status?: string; message?: string } | undefined => {
+      const cluster = h.twin.management?.store.get(
+        'provisioning.cattle.io/v1/clusters',
+        'fleet-default',
+        h.twin.scenario.clusterName,
+      );
+      const conditions = (
+        cluster?.status as { conditions?: { type: string; status: string; message?: string }[] }
+      )?.conditions;
+      return conditions?.find((c) => c.type === 'Stalled');
+    };
+    await advanceUntil(clock, () => stalled()?.status === 'True', { stepMs: 1_000 });
+    expect(stalled()?.message).toMatch(
+      /^configuring bootstrap node\(s\) \S+: error applying plan -- check rancher-system-agent\.service logs on node for more information$/,
+    );
+    await clock.advanceBy(30_000);
+    expect(new Set(Object.values(kubeletVersions(h.twin)))).toEqual(new Set(['v1.26.15+rke2r1']));
+  }, 120_000);
+
+  it('RKE: rke up refuses a kubernetes_version its KDM does not know, before touching a host (issue 25)', async () => {
+    const clock = new VirtualClock();
+    harness = await startHarness(external('rke', 'v1.26.15-rancher1-1'), clock);
+    const { twin } = harness;
+    await clock.advanceBy(30_000);
+    const file = twin.files.rkeConfig!;
+    const text = readFileSync(file, 'utf8').replace(
+      'kubernetes_version: v1.26.15-rancher1-1',
+      'kubernetes_version: v1.27.99-rancher1-1',
+    );
+    let result: Awaited<ReturnType<Twin['applyRkeConfig']>> | undefined;
+    void twin.applyRkeConfig(text, file).then((r) => (result = r));
+    await advanceUntil(clock, () => result !== undefined, { stepMs: 1_000 });
+    expect(result).toMatchObject({
+      ok: false,
+      reason:
+        'Failed to validate cluster: v1.27.99-rancher1-1 is an unsupported Kubernetes version and system images are not populated: etcd image is not populated',
+    });
+    expect(new Set(Object.values(kubeletVersions(twin)))).toEqual(new Set(['v1.26.15']));
+  }, 120_000);
+
   it('kubeadm: manifests’ image tags roll the control plane; the installed kubelet file the kubelets', async () => {
     const clock = new VirtualClock();
     harness = await startHarness(external('kubeadm', 'v1.26.15'), clock);

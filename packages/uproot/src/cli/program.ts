@@ -3,6 +3,7 @@ import type { CliIo } from './io.js';
 import { ExitCode, UprootError, formatError } from '../errors/index.js';
 import { VERSION } from '../version.js';
 import { givenFlags, hintCommands, type HintCommands } from './hint-command.js';
+import { renderDocument } from './output.js';
 
 /**
  * A command module adds itself to the program. `run` wraps its action so that the returned exit code (or a
@@ -83,8 +84,42 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
   } catch (error) {
-    return reportError(error, io, hints);
+    return reportError(error, io, requestedDocument(argv), hints);
   }
+}
+
+/**
+ * The document form the command line asks for (`-o json`, `--output=yaml`, `-ojson`), read from argv so that
+ * an error thrown before or during parsing still answers in it.
+ */
+export function requestedDocument(argv: readonly string[]): 'json' | 'yaml' | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') break;
+    if (arg === '-o' || arg === '--output') value = argv[i + 1];
+    else if (arg.startsWith('--output=')) value = arg.slice('--output='.length);
+    else if (/^-o[a-z]/.test(arg)) value = arg.slice(2).replace(/^=/, '');
+  }
+  return value === 'json' || value === 'yaml' ? value : undefined;
+}
+
+/** An error as a document on stdout (`-o json|yaml`): its code, message, location, hint and the exit code. */
+export function errorDocument(
+  error: { code: string; message: string; source?: string; location?: unknown; hint?: string | undefined },
+  exitCode: number,
+): unknown {
+  return {
+    schemaVersion: 'uproot.dev/error/v1',
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.source ? { source: error.source } : {}),
+      ...(error.location ? { location: error.location } : {}),
+      ...(error.hint ? { hint: error.hint } : {}),
+    },
+    exitCode,
+  };
 }
 
 /** Registers every command: the invoked one from its module, the others by name for the help listing. */
@@ -104,20 +139,41 @@ async function register(program: Command, ctx: CommandContext, invoked: string |
   }
 }
 
-export function reportError(error: unknown, io: CliIo, hints?: HintCommands): number {
+/**
+ * Renders an error on stderr for a person (its hint runnable as printed) and, with `document`
+ * (`-o json|yaml`), also as a document on stdout for a program, which then always gets one document there.
+ */
+export function reportError(
+  error: unknown,
+  io: CliIo,
+  document?: 'json' | 'yaml',
+  hints?: HintCommands,
+): number {
+  const emit = (doc: unknown): void => {
+    if (document) io.stdout(renderDocument(doc, document));
+  };
   if (error instanceof CommanderError) {
     // --help and --version "fail" with exit code 0; usage errors are the user's input.
     if (error.exitCode === 0) return ExitCode.ok;
+    emit(
+      errorDocument(
+        { code: 'UP-CLI-USAGE', message: error.message.replace(/^error: /, ''), source: 'user' },
+        ExitCode.badInput,
+      ),
+    );
     return ExitCode.badInput;
   }
   if (UprootError.is(error)) {
     const text = formatError(error);
     io.stderr(`${hints ? hints.runnable(text) : text}\n`);
     if (error.source === 'uproot') io.stderr(reportBugHint(error));
+    emit(errorDocument(error, error.exitCode));
     return error.exitCode;
   }
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
   io.stderr(`error UP-INTERNAL: ${message}\n${reportBugHint(undefined)}`);
+  const brief = error instanceof Error ? error.message : String(error);
+  emit(errorDocument({ code: 'UP-INTERNAL', message: brief, source: 'uproot' }, ExitCode.internal));
   return ExitCode.internal;
 }
 

@@ -223,6 +223,15 @@ export {
 } from './distros/rke2/index.js';
 export type { JsonRecord } from './distros/shared/json-value.js';
 
+// The releases uproot knows per distribution (the twins' releases too)
+export {
+  KNOWN_RELEASES,
+  judgeRelease,
+  newestRelease,
+  type ReleaseTable,
+  type ReleaseVerdict,
+} from './distros/shared/releases.js';
+
 // The AWS cloud config (--cloud-config): parsed, rendered, and as RKE's cloud_provider carries it
 export {
   configuredClusterId,

@@ -21,7 +21,27 @@ export type EngineEvent =
       readonly detail?: string;
     }
   | { readonly type: 'gate-started'; readonly step: StepId; readonly gate: Gate; readonly timeoutMs?: number }
-  | { readonly type: 'gate-waiting'; readonly step: StepId; readonly gate: Gate; readonly reason: string }
+  | {
+      readonly type: 'gate-waiting';
+      readonly step: StepId;
+      readonly gate: Gate;
+      readonly reason: string;
+      /** How long the gate has waited so far (run clock), and its deadline if it has one. */
+      readonly elapsedMs?: number;
+      readonly timeoutMs?: number;
+    }
+  /**
+   * The gate looked again and still waits for the same reason: a pulse for displays (a live line, a periodic
+   * "still waiting"); after every look, so at least every backoff maximum (15 s, ±10%).
+   */
+  | {
+      readonly type: 'gate-pulse';
+      readonly step: StepId;
+      readonly gate: Gate;
+      readonly reason: string;
+      readonly elapsedMs: number;
+      readonly timeoutMs?: number;
+    }
   | {
       readonly type: 'gate-finished';
       readonly step: StepId;

@@ -88,6 +88,7 @@ export function planFromSources(cwd: string, sources: PlanSourceOptions = {}) {
     const { options, clusters } = input;
     const request = {
       ...(options.targetVersion ? { targetVersion: options.targetVersion } : {}),
+      ...(options.allowUnknownRelease ? { allowUnknownRelease: true } : {}),
       ...(sources.ccmImageTag ? { ccmImageTag: sources.ccmImageTag } : {}),
       ...(sources.withNodeIpam ? { withNodeIpam: true } : {}),
     };
@@ -113,6 +114,7 @@ export async function planRancherCluster(
   cluster: string,
   request: {
     readonly targetVersion?: string;
+    readonly allowUnknownRelease?: boolean;
     readonly ccmImageTag?: string;
     readonly withNodeIpam?: boolean;
   },
@@ -163,6 +165,7 @@ export function preflightVerdict(
       ...(options.cluster ? { cluster: options.cluster } : {}),
       ...(options.clusterFile ? { clusterFile: options.clusterFile } : {}),
       ...(options.targetVersion ? { targetVersion: options.targetVersion } : {}),
+      ...(options.allowUnknownRelease ? { allowUnknownRelease: true } : {}),
       env,
       cwd,
       clock,

@@ -32,6 +32,8 @@ export interface MigrateOptions extends TargetFlags, ExecutionFlags {
   /** A plan reviewed beforehand (`uproot plan -o json`) instead of planning now. */
   readonly planFile?: string;
   readonly targetVersion?: string;
+  /** Accept a target release newer than uproot's release table (a brand-new release). */
+  readonly allowUnknownRelease?: boolean;
   /** A cloud-controller-manager image tag instead of the pinned release. */
   readonly ccmImageTag?: string;
   /** Move nodeipam to the CCM too, where the CCM release implements it (the planner refuses otherwise). */

@@ -23,6 +23,8 @@ export interface PlanOptions {
   readonly distro?: string;
   /** The Kubernetes release to end on (default: the current one). */
   readonly targetVersion?: string;
+  /** Accept a target release newer than uproot's release table (a brand-new release). */
+  readonly allowUnknownRelease?: boolean;
   /** A cloud-controller-manager image tag instead of the pinned release for the cluster's minor. */
   readonly ccmImageTag?: string;
   /** RKE2: keep cloud-provider-name aws (node names from instance metadata). */
@@ -50,6 +52,7 @@ export async function plan(options: PlanOptions): Promise<PlanRunResult> {
   const request: PlanRequest = {
     ...(options.distro !== undefined ? { distro: parseDistro(options.distro) } : {}),
     ...(options.targetVersion !== undefined ? { targetVersion: options.targetVersion } : {}),
+    ...(options.allowUnknownRelease ? { allowUnknownRelease: true } : {}),
     ...(options.ccmImageTag !== undefined ? { ccmImageTag: options.ccmImageTag } : {}),
     ...(options.keepAwsNodeNaming !== undefined ? { keepAwsNodeNaming: options.keepAwsNodeNaming } : {}),
     ...(options.useInstanceMetadataHostname !== undefined

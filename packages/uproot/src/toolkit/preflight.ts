@@ -40,6 +40,8 @@ export interface PreflightOptions extends TargetFlags {
   readonly kubeConfigs?: { readonly downstream: KubeConfig; readonly management?: KubeConfig };
   readonly region?: string;
   readonly targetVersion?: string;
+  /** Accept a target release newer than uproot's release table (a brand-new release). */
+  readonly allowUnknownRelease?: boolean;
   /** The cluster id for tag fixes when the instances carry none. */
   readonly clusterId?: string;
   /** Where AWS keys, profile, region and endpoints come from (default process.env). */
@@ -108,6 +110,7 @@ export async function preflight(options: PreflightOptions = {}): Promise<Preflig
   progress('checking');
   const checkOptions = {
     ...(options.targetVersion ? { targetVersion: options.targetVersion } : {}),
+    ...(options.allowUnknownRelease ? { allowUnknownRelease: true } : {}),
     ...(options.clusterId ? { clusterId: options.clusterId } : {}),
   };
   const ctx = buildContext(snapshot, checkOptions);

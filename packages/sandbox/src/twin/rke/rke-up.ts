@@ -1,5 +1,5 @@
 import { type Clock, UprootError } from 'uproot';
-import { atLeast, parseKubernetesVersion } from 'uproot/core';
+import { atLeast, judgeRelease, parseKubernetesVersion } from 'uproot/core';
 import { parse } from 'yaml';
 import { isRecord } from '../kube/kube-types.js';
 import { R, type TwinKube } from '../kube/twin-kube.js';
@@ -56,6 +56,7 @@ export class RkeUp {
         hint: 'the in-tree AWS provider is gone in 1.27: migrate to external-aws first, then upgrade',
       });
     }
+    this.refuseUnknownRelease(raw, file);
     const configs = new Map<NodeAgent, NodeConfig>();
     const hostTaints = new Map<NodeAgent, Taint[]>();
     const instances = this.options.agents.map((a) => a.instance);
@@ -88,6 +89,25 @@ export class RkeUp {
     }
     this.hostTaints = hostTaints;
     return { configs, version };
+  }
+
+  /**
+   * rancher/rke cluster/validation.go validateVersion: a kubernetes_version missing from the KDM data RKE
+   * carries (metadata.K8sVersionToRKESystemImages), with no system images given, fails "%s is an unsupported
+   * Kubernetes version and system images are not populated: %v" (the first missing image: etcd), and `rke up`
+   * stops before touching a host. The twin's KDM is uproot's release table; the version it runs is known.
+   */
+  private refuseUnknownRelease(raw: string, file: string): void {
+    const parsed = parseKubernetesVersion(raw, 'kubernetes_version');
+    if (raw === this.version?.configured || judgeRelease('rke', parsed).type === 'known') return;
+    throw new UprootError(
+      'UP-RKE-UP',
+      `Failed to validate cluster: ${raw} is an unsupported Kubernetes version and system images are not populated: etcd image is not populated`,
+      {
+        location: { file, field: 'kubernetes_version', value: raw },
+        hint: 'use a kubernetes_version this RKE release knows (`rke config --list-version --all`)',
+      },
+    );
   }
 
   /**

@@ -1,4 +1,6 @@
 import type { Clock } from 'uproot';
+import { judgeRelease } from 'uproot/core';
+import { ComponentError } from '../../component-error.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { involvedObjectOf } from '../events/event-recorder.js';
 import type { ManifestApplier } from '../helm/manifest-applier.js';
@@ -105,6 +107,24 @@ export class Rke2Planner {
     );
   }
 
+  /**
+   * A release that does not exist: Rancher's plan for the init node installs
+   * rancher/system-agent-installer-rke2:<release>, which no registry has, so rancher-system-agent fails the plan
+   * and Rancher reports it on the machine and the Cluster without touching another node (rancher/rancher
+   * pkg/controllers/provisioningv2/plansecret/plansecret.go: "error applying plan -- check
+   * rancher-system-agent.service logs on node for more information"). The twin's releases are uproot's table
+   * (uproot/core judgeRelease); a release the nodes already run is taken as existing.
+   */
+  private refuseUnknownRelease(version: DistroVersion): void {
+    if (judgeRelease('rke2', { ...version.version, raw: version.configured }).type === 'known') return;
+    const agents = this.options.fleet.all();
+    if (agents.some((a) => a.runningConfig?.kubelet.version === version.kubelet)) return;
+    const init = this.initMachine() ?? agents[0]?.instance.machineName ?? 'machine';
+    throw new ComponentError(
+      `configuring bootstrap node(s) ${init}: error applying plan -- check rancher-system-agent.service logs on node for more information`,
+    );
+  }
+
   private cluster(): KubeObject | undefined {
     return this.options.management.get(
       R.provisioningClusters,
@@ -132,7 +152,7 @@ export class Rke2Planner {
       const spec = isRecord(cluster.spec) ? cluster.spec : {};
       const rkeConfig = isRecord(spec.rkeConfig) ? spec.rkeConfig : {};
       try {
-        this.versionOf(spec);
+        this.refuseUnknownRelease(this.versionOf(spec));
       } catch (error) {
         this.writeStatus((p, g, n) =>
           stalledStatus(p, g, n, error instanceof Error ? error.message : String(error)),

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
 import type { CommandContext, CommandRegistrar } from '../program.js';
-import { parseOutputFormat, renderDocument } from '../output.js';
+import { outputOption, parseOutputFormat, renderDocument, renderResult } from '../output.js';
 import { ExitCode, InputError } from '../../errors/index.js';
 import { RealClock } from '../../clock/index.js';
 import {
@@ -52,7 +52,7 @@ function addFleetTargets(cmd: Command, aws = false): Command {
       '--aws-env-dir <dir>',
       'a directory of <cluster>.env files (export NAME=value) giving a cluster its own AWS environment',
     );
-  return cmd.option('-o, --output <format>', 'text or json', 'text');
+  return cmd.addOption(outputOption());
 }
 
 function targetsOf(opts: FleetCliFlags): FleetTargets {
@@ -87,7 +87,7 @@ async function runPreflight(
   ctx: CommandContext,
   opts: FleetCliFlags & { parallel?: string; targetVersion?: string },
 ) {
-  const format = parseOutputFormat(opts.output, ['text', 'json']);
+  const format = parseOutputFormat(opts.output);
   const result = await fleetPreflight(
     {
       ...targetsOf(opts),
@@ -98,7 +98,7 @@ async function runPreflight(
     { ...clockOf(ctx), ...(ctx.io.interactive && format === 'text' ? { onProgress: progressTo(ctx) } : {}) },
   );
   ctx.io.stdout(
-    format === 'json' ? renderDocument({ ...result, rows: result.rows }, 'json') : preflightTable(result),
+    format !== 'text' ? renderDocument({ ...result, rows: result.rows }, format) : preflightTable(result),
   );
   return result.exitCode;
 }
@@ -120,7 +120,7 @@ interface MigrateFlags extends FleetCliFlags {
 }
 
 async function runMigrate(ctx: CommandContext, opts: MigrateFlags): Promise<number> {
-  const format = parseOutputFormat(opts.output, ['text', 'json']);
+  const format = parseOutputFormat(opts.output);
   const host = hostOf(ctx.io);
   const options = {
     ...targetsOf(opts),
@@ -157,7 +157,7 @@ async function runMigrate(ctx: CommandContext, opts: MigrateFlags): Promise<numb
           if (line) ctx.io.stderr(line);
         },
       });
-  ctx.io.stdout(format === 'json' ? renderDocument(result, 'json') : migrateTable(result));
+  ctx.io.stdout(format !== 'text' ? renderDocument(result, format) : migrateTable(result));
   return result.exitCode;
 }
 
@@ -165,10 +165,10 @@ async function runStatus(
   ctx: CommandContext,
   opts: FleetCliFlags & { namespace?: string; watch?: boolean; interval: string },
 ): Promise<number> {
-  const format = parseOutputFormat(opts.output, ['text', 'json']);
+  const format = parseOutputFormat(opts.output);
   const options = { ...targetsOf(opts), ...(opts.namespace ? { namespace: opts.namespace } : {}) };
   const show = (r: FleetStatusReport): void => {
-    if (format === 'json') ctx.io.stdout(opts.watch ? `${JSON.stringify(r)}\n` : renderDocument(r, 'json'));
+    if (format !== 'text') ctx.io.stdout(renderResult(r, format, opts.watch));
     else ctx.io.stdout(`${opts.watch ? `--- ${r.readAt}\n` : ''}${statusTable(r)}`);
   };
   const clock = ctx.io.clock ?? new RealClock();
@@ -218,7 +218,7 @@ function addReadCommands(fleet: Command, ctx: CommandContext): void {
     .option('--ccm-image-tag <tag>', 'cloud-controller-manager image tag instead of the pinned release')
     .action(
       ctx.run(async (opts: FleetCliFlags & { out: string; targetVersion?: string; ccmImageTag?: string }) => {
-        const format = parseOutputFormat(opts.output, ['text', 'json']);
+        const format = parseOutputFormat(opts.output);
         const result = await fleetPlan(
           {
             ...targetsOf(opts),
@@ -229,7 +229,7 @@ function addReadCommands(fleet: Command, ctx: CommandContext): void {
           hostOf(ctx.io),
           { onProgress: progressTo(ctx), ...clockOf(ctx) },
         );
-        ctx.io.stdout(format === 'json' ? renderDocument(result, 'json') : `Index: ${result.index}\n`);
+        ctx.io.stdout(format !== 'text' ? renderDocument(result, format) : `Index: ${result.index}\n`);
         return result.exitCode;
       }),
     );
@@ -238,7 +238,7 @@ function addReadCommands(fleet: Command, ctx: CommandContext): void {
     fleet.command('status').description('Every cluster’s step and verdict, from its journal and its Job'),
   )
     .option('--namespace <ns>', 'where the migration Jobs are', 'uproot-system')
-    .option('--watch', 'keep showing it (Ctrl-C to stop)')
+    .option('-w, --watch', 'keep showing it (Ctrl-C to stop)')
     .option('--interval <seconds>', 'how often --watch reads again', '5')
     .action(
       ctx.run((opts: FleetCliFlags & { namespace?: string; watch?: boolean; interval: string }) =>
@@ -254,9 +254,9 @@ function addReadCommands(fleet: Command, ctx: CommandContext): void {
     .requiredOption('--out <dir>', 'where index.html and the clusters’ reports go')
     .action(
       ctx.run(async (opts: FleetCliFlags & { out: string }) => {
-        const format = parseOutputFormat(opts.output, ['text', 'json']);
+        const format = parseOutputFormat(opts.output);
         const result = await fleetReport({ ...targetsOf(opts), out: opts.out }, hostOf(ctx.io), clockOf(ctx));
-        ctx.io.stdout(format === 'json' ? renderDocument(result.model, 'json') : `Report: ${result.index}\n`);
+        ctx.io.stdout(format !== 'text' ? renderDocument(result.model, format) : `Report: ${result.index}\n`);
         return ExitCode.ok;
       }),
     );
@@ -267,7 +267,7 @@ function addMigrateCommand(fleet: Command, ctx: CommandContext): void {
     fleet.command('migrate').description('Migrate every cluster that passes preflight, in waves'),
     true,
   )
-    .option('--yes', 'do not ask for confirmation (required without a terminal)')
+    .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
     .option('--parallel <n>', 'clusters migrating at once (with --as-jobs: Jobs running at once)', '4')
     .option('--max-failures <k>', 'start no new migration once this many have failed', '1')
     .option('--target-version <version>', 'Kubernetes release to end on (default: the current one)')

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CommandRegistrar } from '../program.js';
-import { parseOutputFormat, renderDocument } from '../output.js';
+import { outputOption, parseOutputFormat, renderDocument } from '../output.js';
 import { ExitCode, InputError } from '../../errors/index.js';
 import { parseKubernetesVersion } from '../../core/kubernetes-version/index.js';
 import {
@@ -39,7 +39,7 @@ export const registerLeaderMigrationCommands: CommandRegistrar = (program, ctx) 
       '--kcm-cloud-provider <name>',
       'kube-controller-manager --cloud-provider, to lint the flag combination',
     )
-    .option('-o, --output <format>', 'text or json', 'text')
+    .addOption(outputOption())
     .action(
       ctx.run(
         async (
@@ -51,7 +51,7 @@ export const registerLeaderMigrationCommands: CommandRegistrar = (program, ctx) 
             output: string;
           },
         ) => {
-          const format = parseOutputFormat(opts.output, ['text', 'json']);
+          const format = parseOutputFormat(opts.output);
           const version = parseKubernetesVersion(opts.kubernetesVersion, '--kubernetes-version');
           const path = resolve(ctx.io.cwd, file);
           const text = readInput(path, file);
@@ -63,7 +63,7 @@ export const registerLeaderMigrationCommands: CommandRegistrar = (program, ctx) 
               ? { cloudProvider: opts.kcmCloudProvider, enableLeaderMigration: true }
               : undefined,
           });
-          ctx.io.stdout(format === 'json' ? renderDocument(report, 'json') : renderReport(report));
+          ctx.io.stdout(format !== 'text' ? renderDocument(report, format) : renderReport(report));
           return report.valid ? ExitCode.ok : ExitCode.failed;
         },
       ),

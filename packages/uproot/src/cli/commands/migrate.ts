@@ -8,6 +8,7 @@ import type { CommandContext, CommandRegistrar } from '../program.js';
 import { parseOutputFormat, renderDocument } from '../output.js';
 import { renderPlanText } from '../../core/plan/render-text.js';
 import { formatError } from '../../errors/index.js';
+import { RealClock } from '../../clock/index.js';
 import { describeGate } from '../../engine/gates/evaluate-gate.js';
 import type { Journal } from '../../engine/journal/journal-schema.js';
 import type { RunResult } from '../../engine/run-plan.js';
@@ -20,7 +21,7 @@ import {
   hostOf,
   indent,
   journalSummary,
-  renderEvent,
+  progressPrinter,
   stepIdArg,
   targetFlags,
   type ExecutionCliFlags,
@@ -130,6 +131,7 @@ export function migrateJson(result: MigrateResult): unknown {
 interface MigrateCliFlags extends TargetCliFlags, ExecutionCliFlags {
   plan?: string;
   targetVersion?: string;
+  allowUnknownRelease?: boolean;
   ccmImageTag?: string;
   withNodeipam?: boolean;
   dryRun?: boolean;
@@ -142,7 +144,7 @@ interface MigrateCliFlags extends TargetCliFlags, ExecutionCliFlags {
 }
 
 async function runMigrate(opts: MigrateCliFlags, ctx: CommandContext): Promise<number> {
-  const format = parseOutputFormat(opts.output, ['text', 'json']);
+  const format = parseOutputFormat(opts.output);
   const io = ctx.io;
   const hints = ctx.hints();
   const options: MigrateOptions = {
@@ -150,6 +152,7 @@ async function runMigrate(opts: MigrateCliFlags, ctx: CommandContext): Promise<n
     ...executionFlags(opts),
     ...(opts.plan ? { planFile: opts.plan } : {}),
     ...(opts.targetVersion ? { targetVersion: opts.targetVersion } : {}),
+    ...(opts.allowUnknownRelease ? { allowUnknownRelease: true } : {}),
     ...(opts.ccmImageTag ? { ccmImageTag: opts.ccmImageTag } : {}),
     ...(opts.withNodeipam ? { withNodeIpam: true } : {}),
     ...(opts.dryRun ? { dryRun: true } : {}),
@@ -160,20 +163,27 @@ async function runMigrate(opts: MigrateCliFlags, ctx: CommandContext): Promise<n
     ...(opts.skipPreflight ? { skipPreflight: true } : {}),
     ...(opts.acceptGap ? { acceptGap: true } : {}),
   };
+  const clock = io.clock ?? new RealClock();
+  const progress = progressPrinter((t) => io.stderr(format === 'text' ? hints.runnable(t) : t), {
+    now: () => clock.now(),
+    structured: format !== 'text',
+    live: io.interactive && format === 'text',
+  });
   const result = await migrate(options, hostOf(io), {
-    ...(io.clock ? { clock: io.clock } : {}),
-    onEvent: (e) => io.stderr(hints.runnable(renderEvent(e))),
+    clock,
+    onEvent: progress.onEvent,
     onPlan: (plan, { resumed }) => {
       if (format === 'text')
         io.stdout(
           resumed
             ? `Resuming the journaled plan:\n${renderPlanText(plan, { diffs: false })}`
-            : renderPlanText(plan),
+            : renderPlanText(plan, { outHint: false }),
         );
     },
   });
+  progress.end();
   io.stdout(
-    format === 'json' ? renderDocument(migrateJson(result), 'json') : hints.runnable(migrateText(result)),
+    format !== 'text' ? renderDocument(migrateJson(result), format) : hints.runnable(migrateText(result)),
   );
   return result.exitCode;
 }
@@ -188,13 +198,17 @@ export const registerMigrateCommand: CommandRegistrar = (program, ctx) => {
   cmd
     .option('--plan <file>', 'a plan reviewed beforehand (`uproot plan -o json`) instead of planning now')
     .option('--target-version <version>', 'Kubernetes release to end on (default: the current one)')
+    .option(
+      '--allow-unknown-release',
+      "accept a --target-version release newer than uproot's release table (a brand-new release)",
+    )
     .option('--ccm-image-tag <tag>', 'cloud-controller-manager image tag instead of the pinned release')
     .option(
       '--with-nodeipam',
       'move the Node IPAM controller to the CCM too (refused: no aws-cloud-controller-manager release implements it)',
     )
     .option('--dry-run', 'show the plan (or, with --resume, what comes next) and change nothing')
-    .option('--yes', 'do not ask for confirmation (required without a terminal)')
+    .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
     .option('--resume', 'continue the journaled migration where it stopped')
     .option(
       '--auto-resume',

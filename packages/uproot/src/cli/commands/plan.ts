@@ -3,7 +3,7 @@
  * write --out), print the ordered migration. Works offline.
  */
 import type { CommandRegistrar } from '../program.js';
-import { parseOutputFormat, renderDocument } from '../output.js';
+import { outputOption, parseOutputFormat, renderDocument } from '../output.js';
 import { ExitCode } from '../../errors/index.js';
 import { EXAMPLES } from '../../adapters/cluster-source/index.js';
 import { renderPlanText } from '../../core/plan/render-text.js';
@@ -14,6 +14,7 @@ interface PlanCliOptions {
   example?: string;
   distro?: string;
   targetVersion?: string;
+  allowUnknownRelease?: boolean;
   ccmImageTag?: string;
   keepAwsNodeNaming?: boolean;
   useInstanceMetadataHostname?: boolean;
@@ -39,6 +40,10 @@ export const registerPlanCommand: CommandRegistrar = (program, ctx) => {
       'Kubernetes release to end on (default: the current one); past the next minor, the plan upgrades one minor at a time',
     )
     .option(
+      '--allow-unknown-release',
+      "accept a --target-version release newer than uproot's release table (a brand-new release)",
+    )
+    .option(
       '--ccm-image-tag <tag>',
       'cloud-controller-manager image tag instead of the pinned release for the cluster\u2019s minor',
     )
@@ -57,7 +62,7 @@ export const registerPlanCommand: CommandRegistrar = (program, ctx) => {
       '--out <dir>',
       'write every artifact (edited files per step, values, configs, RUNBOOK.md) to this directory',
     )
-    .option('-o, --output <format>', 'text, json or yaml', 'text')
+    .addOption(outputOption())
     .action(
       ctx.run(async (opts: PlanCliOptions) => {
         const format = parseOutputFormat(opts.output);

@@ -5,7 +5,7 @@
  */
 import { Option } from 'commander';
 import type { CommandRegistrar } from '../program.js';
-import { parseOutputFormat, renderDocument } from '../output.js';
+import { outputOption, parseOutputFormat, renderDocument } from '../output.js';
 import { ExitCode } from '../../errors/index.js';
 import { preflightReportSchema, renderPreflightText, type PreflightReport } from '../../core/checks/index.js';
 import { preflight } from '../../toolkit/preflight.js';
@@ -18,6 +18,7 @@ interface PreflightFlags {
   clusterFile?: string;
   region?: string;
   targetVersion?: string;
+  allowUnknownRelease?: boolean;
   output: string;
   failOn: 'fail' | 'warn';
 }
@@ -44,7 +45,11 @@ export const registerPreflightCommand: CommandRegistrar = (program, ctx) => {
     )
     .option('--region <region>', 'AWS region (default AWS_REGION, then the nodes\u2019 region label)')
     .option('--target-version <version>', 'the Kubernetes version the migration upgrades to, e.g. 1.27')
-    .option('-o, --output <format>', 'text or json', 'text')
+    .option(
+      '--allow-unknown-release',
+      "accept a --target-version release newer than uproot's release table (a brand-new release)",
+    )
+    .addOption(outputOption())
     .addOption(
       new Option('--fail-on <level>', 'exit 1 on failed checks, or on warnings too')
         .choices(['fail', 'warn'])
@@ -52,7 +57,7 @@ export const registerPreflightCommand: CommandRegistrar = (program, ctx) => {
     )
     .action(
       ctx.run(async (opts: PreflightFlags) => {
-        const format = parseOutputFormat(opts.output, ['text', 'json']);
+        const format = parseOutputFormat(opts.output);
         const showProgress = ctx.io.interactive && format === 'text';
         const progress = (step: string) => ctx.io.stderr(`\r\x1b[2Kpreflight: ${step}…`);
         let report: PreflightReport;
@@ -65,6 +70,7 @@ export const registerPreflightCommand: CommandRegistrar = (program, ctx) => {
             ...(opts.clusterFile ? { clusterFile: opts.clusterFile } : {}),
             ...(opts.region ? { region: opts.region } : {}),
             ...(opts.targetVersion ? { targetVersion: opts.targetVersion } : {}),
+            ...(opts.allowUnknownRelease ? { allowUnknownRelease: true } : {}),
             env: ctx.io.env,
             cwd: ctx.io.cwd,
             ...(showProgress ? { onProgress: progress } : {}),
@@ -73,8 +79,8 @@ export const registerPreflightCommand: CommandRegistrar = (program, ctx) => {
           if (showProgress) ctx.io.stderr('\r\x1b[2K');
         }
         ctx.io.stdout(
-          format === 'json'
-            ? renderDocument(preflightReportSchema.parse(report), 'json')
+          format !== 'text'
+            ? renderDocument(preflightReportSchema.parse(report), format)
             : renderPreflightText(report),
         );
         return exitCodeFor(report, opts.failOn);

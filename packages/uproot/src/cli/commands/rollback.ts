@@ -2,6 +2,7 @@
  * `uproot rollback`: undo the journaled migration, last step first, behind gates. Thin: flags → toolkit →
  * progress on stderr, result on stdout.
  */
+import { RealClock } from '../../clock/index.js';
 import type { CommandContext, CommandRegistrar } from '../program.js';
 import { parseOutputFormat, renderDocument } from '../output.js';
 import { formatError } from '../../errors/index.js';
@@ -13,7 +14,7 @@ import {
   executionFlags,
   hostOf,
   journalSummary,
-  renderEvent,
+  progressPrinter,
   targetFlags,
   type ExecutionCliFlags,
   type TargetCliFlags,
@@ -104,8 +105,14 @@ export function rollbackJson(result: RollbackRunResult): unknown {
 }
 
 async function runRollback(opts: RollbackCliFlags, ctx: CommandContext): Promise<number> {
-  const format = parseOutputFormat(opts.output, ['text', 'json']);
+  const format = parseOutputFormat(opts.output);
   const io = ctx.io;
+  const clock = io.clock ?? new RealClock();
+  const progress = progressPrinter((t) => io.stderr(format === 'text' ? ctx.hints().runnable(t) : t), {
+    now: () => clock.now(),
+    structured: format !== 'text',
+    live: io.interactive && format === 'text',
+  });
   const result = await rollback(
     {
       ...targetFlags(opts),
@@ -116,17 +123,17 @@ async function runRollback(opts: RollbackCliFlags, ctx: CommandContext): Promise
     },
     hostOf(io),
     {
-      onEvent: (e) => io.stderr(ctx.hints().runnable(renderEvent(e))),
+      clock,
+      onEvent: progress.onEvent,
       onSteps: (steps) => {
         if (format === 'text' && !opts.dryRun)
           io.stdout(`Will undo, in this order:\n${steps.map((s) => `  ← ${s.id}: ${s.title}`).join('\n')}\n`);
       },
     },
   );
+  progress.end();
   io.stdout(
-    format === 'json'
-      ? renderDocument(rollbackJson(result), 'json')
-      : ctx.hints().runnable(rollbackText(result)),
+    format !== 'text' ? renderDocument(rollbackJson(result), format) : ctx.hints().runnable(rollbackText(result)),
   );
   return result.exitCode;
 }
@@ -137,7 +144,7 @@ export const registerRollbackCommand: CommandRegistrar = (program, ctx) => {
     .description('Undo the journaled migration, last step first, back to the in-tree cloud provider');
   addTargetOptions(cmd);
   cmd
-    .option('--yes', 'do not ask for confirmation (required without a terminal)')
+    .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
     .option('--dry-run', 'show what would be undone and change nothing')
     .option('--force', 'restore values from before the migration even where someone edited them since');
   addExecutionOptions(cmd);

@@ -1,6 +1,6 @@
 /** `uproot status [--watch]`: the journal, the current step, lease holders, the lock and the ownership timeline. */
 import type { CommandContext, CommandRegistrar } from '../program.js';
-import { parseOutputFormat, renderDocument } from '../output.js';
+import { outputOption, parseOutputFormat, renderResult } from '../output.js';
 import { RealClock } from '../../clock/index.js';
 import { ExitCode, InputError } from '../../errors/index.js';
 import { status, watchStatus, type StatusReport } from '../../toolkit/status.js';
@@ -85,7 +85,7 @@ export function statusText(report: StatusReport): string {
 }
 
 async function runStatus(opts: StatusCliFlags, ctx: CommandContext): Promise<number> {
-  const format = parseOutputFormat(opts.output, ['text', 'json']);
+  const format = parseOutputFormat(opts.output);
   const interval = Number(opts.interval);
   if (!Number.isFinite(interval) || interval <= 0) {
     throw new InputError(
@@ -100,7 +100,7 @@ async function runStatus(opts: StatusCliFlags, ctx: CommandContext): Promise<num
   const options = { ...targetFlags(opts), stateDir: opts.stateDir };
   const host = hostOf(ctx.io);
   const show = (r: StatusReport): void => {
-    if (format === 'json') ctx.io.stdout(opts.watch ? `${JSON.stringify(r)}\n` : renderDocument(r, 'json'));
+    if (format !== 'text') ctx.io.stdout(renderResult(r, format, opts.watch));
     else ctx.io.stdout(`${opts.watch ? `--- ${r.readAt}\n` : ''}${ctx.hints().runnable(statusText(r))}`);
   };
   const clock = ctx.io.clock ?? new RealClock();
@@ -118,9 +118,9 @@ export const registerStatusCommand: CommandRegistrar = (program, ctx) => {
     .description('Show the migration journal, the current step, lease holders and the ownership timeline');
   addTargetOptions(cmd, false);
   cmd
-    .option('--watch', 'keep showing it (Ctrl-C to stop)')
+    .option('-w, --watch', 'keep showing it (Ctrl-C to stop)')
     .option('--interval <seconds>', 'how often --watch reads again', '2')
     .option('--state-dir <dir>', 'where the local journal copy is kept', '.uproot')
-    .option('-o, --output <format>', 'text or json (with --watch: one JSON document per line)', 'text')
+    .addOption(outputOption([], 'with --watch: one JSON document per line, or one YAML document each'))
     .action(ctx.run((opts: StatusCliFlags) => runStatus(opts, ctx)));
 };

@@ -1,7 +1,7 @@
 /** `uproot verify`: prove the end state of the migration; exit 1 when any check fails. */
 import { Option } from 'commander';
 import type { CommandContext, CommandRegistrar } from '../program.js';
-import { parseOutputFormat, renderDocument } from '../output.js';
+import { outputOption, parseOutputFormat, renderDocument } from '../output.js';
 import { DISTROS, type Distro } from '../../core/plan/plan-types.js';
 import { verify, type VerifyReport } from '../../toolkit/verify.js';
 import { addTargetOptions, hostOf, targetFlags, type TargetCliFlags } from '../command-kit.js';
@@ -36,7 +36,7 @@ function verdictLine(report: VerifyReport): string {
 }
 
 async function runVerify(opts: VerifyCliFlags, ctx: CommandContext): Promise<number> {
-  const format = parseOutputFormat(opts.output, ['text', 'json']);
+  const format = parseOutputFormat(opts.output);
   const { report, exitCode } = await verify(
     {
       ...targetFlags(opts),
@@ -48,7 +48,7 @@ async function runVerify(opts: VerifyCliFlags, ctx: CommandContext): Promise<num
     ctx.io.clock ? { clock: ctx.io.clock } : {},
   );
   ctx.io.stdout(
-    format === 'json' ? renderDocument(report, 'json') : ctx.hints().runnable(verifyText(report)),
+    format !== 'text' ? renderDocument(report, format) : ctx.hints().runnable(verifyText(report)),
   );
   return exitCode;
 }
@@ -67,6 +67,6 @@ export const registerVerifyCommand: CommandRegistrar = (program, ctx) => {
       '--ccm-daemonset <ns/name>',
       'the CCM DaemonSet (default from the plan, else kube-system/aws-cloud-controller-manager)',
     )
-    .option('-o, --output <format>', 'text or json', 'text')
+    .addOption(outputOption())
     .action(ctx.run((opts: VerifyCliFlags) => runVerify(opts, ctx)));
 };

@@ -15,6 +15,8 @@ import {
 export interface CheckOptions {
   /** The Kubernetes version the migration upgrades to (`--target-version`). */
   readonly targetVersion?: string;
+  /** `--allow-unknown-release`: a target release newer than uproot's release table is taken as given. */
+  readonly allowUnknownRelease?: boolean;
   /** The cluster id for tags when the instances carry none yet. */
   readonly clusterId?: string;
 }

@@ -126,7 +126,7 @@ function judgeTarget(
     return { type: 'ok' };
   }
   try {
-    return { type: 'ok', plan: resolveFor(distro, current, target) };
+    return { type: 'ok', plan: resolveFor(distro, current, target, ctx.options) };
   } catch (error) {
     if (!UprootError.is(error)) throw error;
     if (error.code === 'UP-PLAN-TARGET-DOWNGRADE') return downgrade(current, target);
@@ -142,10 +142,11 @@ function resolveFor(
   distro: 'rke2' | 'rke' | 'kubeadm',
   current: KubernetesVersion,
   target: KubernetesVersion,
+  options?: CheckContext['options'],
 ): VersionPlan {
   const raw =
     target.minor !== current.minor && !isReleaseName(distro, target.raw) ? minorString(target) : target.raw;
-  return resolveTarget(distro, current, raw);
+  return resolveTarget(distro, current, raw, options);
 }
 
 /**
@@ -157,7 +158,7 @@ export function targetVersionError(ctx: CheckContext): UprootError | undefined {
   if (!current || !target || (distro !== 'rke2' && distro !== 'rke' && distro !== 'kubeadm'))
     return undefined;
   try {
-    resolveFor(distro, current, target);
+    resolveFor(distro, current, target, ctx.options);
     return undefined;
   } catch (error) {
     if (UprootError.is(error)) return error;

@@ -35,6 +35,8 @@ export interface ClusterDefinition {
 export interface PlanOptions {
   /** `--target-version`: default the current version (same-version migration). */
   readonly targetVersion?: string;
+  /** `--allow-unknown-release`: accept a full release name newer than uproot's release table. */
+  readonly allowUnknownRelease?: boolean;
   /** RKE2: override the node-naming decision (`--keep-aws-node-naming` / `--no-keep-aws-node-naming`). */
   readonly keepAwsNodeNaming?: boolean;
   /** RKE: override `useInstanceMetadataHostname` (`--[no-]use-instance-metadata-hostname`). */

@@ -14,7 +14,7 @@ import { rkePlanner } from './rke/index.js';
 import { rke2EffectiveConfig, roleLabels, rke2Planner } from './rke2/index.js';
 import { argList } from './rke2/effective-config.js';
 import { isRecord, type JsonRecord } from './shared/json-value.js';
-import { codeOf, example, replayObject } from './shared/test-support/examples.js';
+import { codeOf, errorOf, example, replayObject } from './shared/test-support/examples.js';
 import { resolveTarget } from './shared/version-policy.js';
 
 function planOf(planner: DistroPlanner, files: SourceFile[], options: PlanOptions = {}): MigrationPlan {
@@ -77,10 +77,48 @@ describe('resolving --target-version into a journey', () => {
     expect(codeOf(() => resolveTarget('rke', parseKubernetesVersion('v1.26.15-rancher1-1'), '1.32'))).toBe(
       'UP-PLAN-TARGET-UNSUPPORTED',
     );
-    // A full release past the table is fine; the minors it passes through must be known.
-    const far = resolveTarget('rke2', v126, 'v1.37.1+rke2r1');
+    // A full release past the table needs --allow-unknown-release; the minors it passes through must be known.
+    expect(codeOf(() => resolveTarget('rke2', v126, 'v1.37.1+rke2r1'))).toBe(
+      'UP-PLAN-TARGET-UNKNOWN-RELEASE',
+    );
+    const allow = { allowUnknownRelease: true };
+    const far = resolveTarget('rke2', v126, 'v1.37.1+rke2r1', allow);
     expect(far.hops.at(-1)?.raw).toBe('v1.37.1+rke2r1');
-    expect(codeOf(() => resolveTarget('rke2', v126, 'v1.38.1+rke2r1'))).toBe('UP-PLAN-TARGET-UNKNOWN');
+    expect(codeOf(() => resolveTarget('rke2', v126, 'v1.38.1+rke2r1', allow))).toBe('UP-PLAN-TARGET-UNKNOWN');
+  });
+
+  it('refuses a release newer than the newest it knows, naming that one as the fix (issue 25)', () => {
+    const error = errorOf(() => resolveTarget('rke2', v126, 'v1.27.99+rke2r1'));
+    expect(error.code).toBe('UP-PLAN-TARGET-UNKNOWN-RELEASE');
+    expect(error.hint).toContain('--target-version v1.27.16+rke2r2');
+    expect(error.hint).toContain('--allow-unknown-release');
+    // A newer build revision of the newest patch is unknown too; an older one is taken as existing.
+    expect(codeOf(() => resolveTarget('rke2', v126, 'v1.27.16+rke2r3'))).toBe(
+      'UP-PLAN-TARGET-UNKNOWN-RELEASE',
+    );
+    expect(resolveTarget('rke2', v126, 'v1.27.16+rke2r1').target.raw).toBe('v1.27.16+rke2r1');
+    expect(resolveTarget('rke2', v126, 'v1.27.3+rke2r1').target.raw).toBe('v1.27.3+rke2r1');
+    const rke = parseKubernetesVersion('v1.26.15-rancher1-1');
+    expect(codeOf(() => resolveTarget('rke', rke, 'v1.27.16-rancher1-2'))).toBe(
+      'UP-PLAN-TARGET-UNKNOWN-RELEASE',
+    );
+    expect(codeOf(() => resolveTarget('kubeadm', parseKubernetesVersion('v1.26.15'), 'v1.27.17'))).toBe(
+      'UP-PLAN-TARGET-UNKNOWN-RELEASE',
+    );
+    // A brand-new release passes with the flag, as written.
+    const allowed = resolveTarget('rke2', v126, 'v1.27.99+rke2r1', { allowUnknownRelease: true });
+    expect(allowed.target.raw).toBe('v1.27.99+rke2r1');
+  });
+
+  it('never suggests a release it would refuse in turn (issue 25: --target-version 1.40)', () => {
+    for (const distro of ['rke2', 'kubeadm'] as const) {
+      const current = parseKubernetesVersion(distro === 'rke2' ? 'v1.26.15+rke2r1' : 'v1.26.15');
+      const error = errorOf(() => resolveTarget(distro, current, '1.40'));
+      expect(error.code).toBe('UP-PLAN-TARGET-UNKNOWN');
+      const suggested = [...(error.hint ?? '').matchAll(/v1\.\d+\.\d+[^\s),;]*/g)].map((m) => m[0]);
+      expect(suggested.length).toBeGreaterThan(0);
+      for (const release of suggested) expect(() => resolveTarget(distro, current, release)).not.toThrow();
+    }
   });
 });
 

@@ -32,7 +32,14 @@ function changeSummary(change: Change): string {
   }
 }
 
-export function renderPlanText(plan: MigrationPlan, options: { diffs?: boolean } = {}): string {
+/**
+ * `outHint`: whether the command that prints it takes `--out DIR` (plan does; migrate --dry-run does not, and a
+ * hint must work as printed).
+ */
+export function renderPlanText(
+  plan: MigrationPlan,
+  options: { diffs?: boolean; outHint?: boolean } = {},
+): string {
   const showDiffs = options.diffs ?? true;
   const out: string[] = [
     `uproot plan: ${plan.cluster.name} (${plan.distro}) from ${plan.cluster.source}`,
@@ -64,6 +71,10 @@ export function renderPlanText(plan: MigrationPlan, options: { diffs?: boolean }
       out.push(`  ${f.severity}: [${f.code}] ${f.message}${f.hint ? `\n    hint: ${f.hint}` : ''}`);
     out.push('');
   }
-  out.push(`${plan.artifacts.length} artifact(s); write them with --out DIR.`);
+  out.push(
+    (options.outHint ?? true)
+      ? `${plan.artifacts.length} artifact(s); write them with --out DIR.`
+      : `${plan.artifacts.length} artifact(s).`,
+  );
   return `${out.join('\n')}\n`;
 }

@@ -77,6 +77,7 @@ export function createGateRunner(options: GateRunnerOptions) {
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     });
     let lastReason = '';
+    const started = options.clock.now();
     const look = async () => {
       const now = options.clock.now();
       try {
@@ -104,9 +105,19 @@ export function createGateRunner(options: GateRunnerOptions) {
       ...(options.random ? { random: options.random } : {}),
       ...(options.backoff ? { backoff: options.backoff } : {}),
       onVerdict: (verdict) => {
-        if (verdict.type === 'wait' && verdict.reason !== lastReason) {
+        if (verdict.type !== 'wait') return;
+        const waited = {
+          step: step.id,
+          gate,
+          reason: verdict.reason,
+          elapsedMs: options.clock.now() - started,
+          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+        };
+        if (verdict.reason !== lastReason) {
           lastReason = verdict.reason;
-          options.notify?.({ type: 'gate-waiting', step: step.id, gate, reason: verdict.reason });
+          options.notify?.({ type: 'gate-waiting', ...waited });
+        } else {
+          options.notify?.({ type: 'gate-pulse', ...waited });
         }
       },
     });

@@ -63,6 +63,7 @@ export function planKubeadm(def: KubeadmDefinition, options: PlanOptions): Migra
   if (provider === 'external' && !kcmMigration) {
     return nothingToDoPlan(
       def,
+      options,
       'kube-controller-manager runs with --cloud-provider=external and without leader migration: the cluster already uses the external provider',
     );
   }
@@ -83,7 +84,7 @@ export function planKubeadm(def: KubeadmDefinition, options: PlanOptions): Migra
   }
   if (provider === 'aws') checkInTreeExists(def.kubernetesVersion, versionLocation, '--cloud-provider=aws');
 
-  const versions = resolveTarget('kubeadm', def.kubernetesVersion, options.targetVersion);
+  const versions = resolveTarget('kubeadm', def.kubernetesVersion, options.targetVersion, options);
   const tags = ccmTags('kubeadm', versions, options.ccmImageTag);
   const withNodeIpam = options.withNodeIpam ?? false;
   const baseOptions = stepOptionsFor(

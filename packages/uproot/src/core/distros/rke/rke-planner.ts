@@ -81,6 +81,7 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
   if (problems.length === 0) {
     return nothingToDoPlan(
       def,
+      options,
       'cloud_provider is external-aws and kube-controller has no leader-migration argument: the cluster already uses the external provider',
     );
   }
@@ -111,7 +112,7 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
   }
   const useInstanceMetadataHostname = options.useInstanceMetadataHostname ?? customNames.length === 0;
 
-  const versions = resolveTarget('rke', def.kubernetesVersion, options.targetVersion);
+  const versions = resolveTarget('rke', def.kubernetesVersion, options.targetVersion, options);
   const tags = ccmTags('rke', versions, options.ccmImageTag);
   const helmController = runsHelmController(rke);
   const baseOptions = stepOptionsFor(

@@ -144,6 +144,23 @@ describe('RKE2 plan of the example cluster', () => {
   it('plans nothing for the cluster it produced, and resumes a half-done one', () => {
     const final = replayText(rke2Planner, plan, EXAMPLE.text);
     expect(planOf(final).plan.outcome.type).toBe('nothing-to-do');
+    // Issue 25: a --target-version on an external cluster is judged, then refused plainly, never ignored.
+    expect(planOf(final, { targetVersion: '1.26' }).plan.outcome.type).toBe('nothing-to-do');
+    for (const target of ['1.33', '1.40', 'v1.27.99+rke2r1']) {
+      expect(codeOf(() => planOf(final, { targetVersion: target }))).not.toBe('no error');
+    }
+    expect(codeOf(() => planOf(final, { targetVersion: '1.25' }))).toBe('UP-PLAN-TARGET-DOWNGRADE');
+    expect(codeOf(() => planOf(final, { targetVersion: '1.40' }))).toBe('UP-PLAN-TARGET-UNKNOWN');
+    const upgrade = (() => {
+      try {
+        planOf(final, { targetVersion: '1.28' });
+      } catch (error) {
+        return error as UprootError;
+      }
+      throw new Error('expected a refusal');
+    })();
+    expect(upgrade.code).toBe('UP-PLAN-EXTERNAL-UPGRADE');
+    expect(upgrade.hint).toContain('v1.27.16+rke2r2 → v1.28.15+rke2r1');
     const half = rke2Planner.applyStepToText(
       'enable-leader-migration',
       EXAMPLE.text,

@@ -114,6 +114,7 @@ export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPl
   if (state === 'external') {
     return nothingToDoPlan(
       def,
+      options,
       'every node already runs kubelet, kube-controller-manager and kube-apiserver with the external cloud provider and no leader migration on kube-controller-manager',
     );
   }
@@ -124,7 +125,7 @@ export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPl
   if (state === 'in-tree')
     checkInTreeExists(def.kubernetesVersion, versionLocation, 'cloud-provider-name: aws');
 
-  const versions = resolveTarget('rke2', def.kubernetesVersion, options.targetVersion);
+  const versions = resolveTarget('rke2', def.kubernetesVersion, options.targetVersion, options);
   const tags = ccmTags('rke2', versions, options.ccmImageTag);
   const supervisorNaming = reliesOnSupervisorNaming(cluster);
   const keepAwsNodeNaming = options.keepAwsNodeNaming ?? supervisorNaming;

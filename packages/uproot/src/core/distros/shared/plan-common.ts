@@ -17,7 +17,7 @@ import {
   type StepId,
 } from '../../plan/plan-types.js';
 import type { ClusterDefinition, PlannedUpgrade, PlanOptions, StepOptions } from '../distro.js';
-import type { VersionPlan } from './version-policy.js';
+import { finalVersion, resolveTarget, type VersionPlan } from './version-policy.js';
 
 export interface CcmTags {
   readonly installTag: string;
@@ -139,12 +139,18 @@ export function migrationPlan(
   };
 }
 
-/** The plan for a cluster that already runs the external provider: no steps, exit 0. */
+/**
+ * The plan for a cluster that already runs the external provider: no steps, exit 0. A `--target-version`
+ * other than the current one is judged by the same rules as for a migration, then refused plainly: uproot
+ * upgrades only as part of a migration, and saying "nothing to do" would hide that the target was ignored.
+ */
 export function nothingToDoPlan(
   definition: ClusterDefinition,
+  options: Pick<PlanOptions, 'targetVersion' | 'allowUnknownRelease'>,
   reason: string,
   findings: PlanFinding[] = [],
 ): MigrationPlan {
+  refuseUpgradeOfExternal(definition, options, reason);
   const tag = ccmImageTagFor(definition.kubernetesVersion);
   return {
     schemaVersion: 'uproot.dev/plan/v1',
@@ -157,6 +163,37 @@ export function nothingToDoPlan(
     findings,
     artifacts: [],
   };
+}
+
+const UPGRADE_HOW: Readonly<Record<Distro, string>> = {
+  rke2: "set spec.kubernetesVersion of the provisioning Cluster (Rancher's cluster upgrade)",
+  rke: 'set kubernetes_version in cluster.yml and run `rke up`',
+  kubeadm:
+    '`kubeadm upgrade apply` on the first control-plane node, then `kubeadm upgrade node` on the others',
+};
+
+function refuseUpgradeOfExternal(
+  definition: ClusterDefinition,
+  options: Pick<PlanOptions, 'targetVersion' | 'allowUnknownRelease'>,
+  reason: string,
+): void {
+  const where: ErrorLocation = { field: '--target-version', value: options.targetVersion };
+  const versions = resolveTarget(
+    definition.distro,
+    definition.kubernetesVersion,
+    options.targetVersion,
+    options,
+  );
+  if (!versions.upgrade) return;
+  const releases = [versions.target, ...versions.hops].map((v) => v.raw);
+  throw new InputError(
+    'UP-PLAN-EXTERNAL-UPGRADE',
+    `${definition.source}: nothing to migrate (${reason}), and uproot upgrades Kubernetes only as part of a migration, so it will not take the cluster to ${finalVersion(versions).raw}`,
+    {
+      location: where,
+      hint: `upgrade it with the distribution, one minor at a time (${releases.join(' → ')}): ${UPGRADE_HOW[definition.distro]}; leave --target-version out to confirm that nothing needs migrating`,
+    },
+  );
 }
 
 /**

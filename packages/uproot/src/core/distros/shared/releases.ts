@@ -9,6 +9,11 @@
  *   (2024-10-21), the last KDM line RKE v1.7 reads (rancher/rke release/v1.7, PR #3712 "[v1.31] vendor KDM
  *   data"). RKE1 reached end of life on 31 July 2025; no minor after 1.31 exists in the RKE sources.
  * - kubeadm: upstream Kubernetes patch releases, as tagged in kubernetes/apiserver (`kubernetes-1.33.13`).
+ *
+ * Refresh: for each distribution, read the newest non-rc release of every minor from the source above and
+ * update its row (add a row for a new minor), then run the planner tests. A release newer than its row is
+ * refused as unknown (`judgeRelease`) until the table knows it; `--allow-unknown-release` lets a brand-new
+ * release through in the meantime.
  */
 import type { KubernetesVersion } from '../../kubernetes-version/index.js';
 import type { Distro } from '../../plan/plan-types.js';
@@ -124,4 +129,43 @@ export function runningForms(distro: Distro, release: string): RunningForms {
     case 'kubeadm':
       return { kubeletVersion: plain, gitVersion: plain, imageTag: plain };
   }
+}
+
+/** What the table says of a release name: known (at most the newest of its minor), or newer than known. */
+export type ReleaseVerdict =
+  | { readonly type: 'known' }
+  /** Its minor is in the table, but the release is newer than the newest known of that minor. */
+  | { readonly type: 'newer-than-known'; readonly newest: string }
+  /** Its minor is past the table's newest (or before its oldest). */
+  | { readonly type: 'unknown-minor'; readonly newest: string };
+
+/**
+ * Judges a release name against the table. The table lists the newest release of each minor, so anything
+ * at or below it (patch, then the distribution's build revision: `+rke2rN`, `-rancherN-M`) is taken as
+ * existing; a patch or revision above it does not exist as far as uproot knows.
+ */
+export function judgeRelease(distro: Distro, version: KubernetesVersion): ReleaseVerdict {
+  const newest = newestRelease(distro, version);
+  if (newest === undefined) {
+    const last = KNOWN_RELEASES[distro].newest[newestKnownMinor(distro)] ?? '';
+    return { type: 'unknown-minor', newest: last };
+  }
+  const known = releaseKey(newest);
+  const given = releaseKey(version.raw);
+  return compareKeys(given, known) <= 0 ? { type: 'known' } : { type: 'newer-than-known', newest };
+}
+
+/** patch, then each number of the build suffix (`v1.30.14+rke2r4` → [14, 4]; `-rancher1-1` → [14, 1, 1]). */
+function releaseKey(raw: string): number[] {
+  const m = /^v?\d+\.\d+\.(\d+)(.*)$/.exec(raw.trim());
+  if (!m) return [];
+  return [Number(m[1]), ...[...(m[2] ?? '').matchAll(/\d+/g)].map((d) => Number(d[0]))];
+}
+
+function compareKeys(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
 }

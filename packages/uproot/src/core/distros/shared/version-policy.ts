@@ -13,7 +13,13 @@ import {
   type KubernetesVersion,
 } from '../../kubernetes-version/index.js';
 import type { Distro } from '../../plan/plan-types.js';
-import { KNOWN_RELEASES, LAST_SUPPORTED_MINOR, newestKnownMinor, newestRelease } from './releases.js';
+import {
+  judgeRelease,
+  KNOWN_RELEASES,
+  LAST_SUPPORTED_MINOR,
+  newestKnownMinor,
+  newestRelease,
+} from './releases.js';
 
 export interface VersionPlan {
   readonly current: KubernetesVersion;
@@ -92,12 +98,14 @@ export function checkInTreeExists(current: KubernetesVersion, where: ErrorLocati
  * does). A target in the next minor is reached by the migration itself (seed 002: "If upgrading the
  * Kubernetes version, set the Kubernetes version as well"); a later one by hops of one minor each after it,
  * because every distribution upgrades one minor at a time (Kubernetes version-skew policy). A bare minor
- * (`1.33`) means the newest release uproot knows of that minor (src/core/distros/shared/releases.ts).
+ * (`1.33`) means the newest release uproot knows of that minor (src/core/distros/shared/releases.ts); a full
+ * release name must be one the table knows, unless `allowUnknownRelease` (`--allow-unknown-release`).
  */
 export function resolveTarget(
   distro: Distro,
   current: KubernetesVersion,
   targetRaw: string | undefined,
+  options: { readonly allowUnknownRelease?: boolean } = {},
 ): VersionPlan {
   const same: VersionPlan = { current, target: current, upgrade: false, hops: [] };
   if (targetRaw === undefined || targetRaw.trim() === '') return same;
@@ -120,7 +128,7 @@ export function resolveTarget(
   }
   checkSupported(distro, parsed, where);
   const target = hasPatch
-    ? checkFormat(distro, targetRaw, parsed, where)
+    ? checkExists(distro, checkFormat(distro, targetRaw, parsed, where), where, options.allowUnknownRelease)
     : knownRelease(distro, parsed, where);
   if (target.minor <= current.minor + 1) return { current, target, upgrade: true, hops: [] };
   // The migration lands on the next minor; every later minor is a hop of its own.
@@ -165,6 +173,35 @@ function checkFormat(
   );
 }
 
+/**
+ * Refuses a release name the table does not know (`v1.27.99+rke2r1`: written into the cluster definition, it
+ * would stall the rollout), with the newest known release as the fix; `allow` lets a brand-new one through.
+ */
+function checkExists(
+  distro: Distro,
+  target: KubernetesVersion,
+  where: ErrorLocation,
+  allow: boolean | undefined,
+): KubernetesVersion {
+  const verdict = judgeRelease(distro, target);
+  if (verdict.type === 'known' || allow) return target;
+  const table = KNOWN_RELEASES[distro];
+  const escape = `if ${target.raw} is a release newer than uproot's table (${table.source}), pass --allow-unknown-release`;
+  throw new InputError(
+    'UP-PLAN-TARGET-UNKNOWN-RELEASE',
+    verdict.type === 'newer-than-known'
+      ? `${distro} release ${target.raw} is newer than the newest uproot knows of ${minorString(target)} (${verdict.newest})`
+      : `uproot knows no ${distro} release of ${minorString(target)}, so not ${target.raw}`,
+    {
+      location: where,
+      hint:
+        verdict.type === 'newer-than-known'
+          ? `use --target-version ${verdict.newest} (or ${minorString(target)}); ${escape}`
+          : `the newest ${distro} release uproot knows is ${verdict.newest}: use --target-version ${verdict.newest} or earlier; ${escape}`,
+    },
+  );
+}
+
 /** The newest known release of a minor; `final` is the target the journey is for (for the message). */
 function knownRelease(
   distro: Distro,
@@ -183,7 +220,8 @@ function knownRelease(
       : `uproot knows no ${distro} release of ${minor} to resolve "${String(where.value)}" to`,
     {
       location: where,
-      hint: `uproot knows ${distro} releases of 1.${Math.min(...Object.keys(table.newest).map(Number))} to 1.${newestKnownMinor(distro)} (${table.source}); ${final ? `target 1.${newestKnownMinor(distro)} or earlier` : `give the full release name, e.g. ${RELEASE_FORMAT[distro].example.replace(/^v1\.\d+/, `v${minor}`)}`}`,
+      // No made-up release name as the fix: it would be refused in turn (issue 25).
+      hint: `uproot knows ${distro} releases of 1.${Math.min(...Object.keys(table.newest).map(Number))} to 1.${newestKnownMinor(distro)} (${table.source}): target 1.${newestKnownMinor(distro)} (${newestRelease(distro, { major: 1, minor: newestKnownMinor(distro) }) ?? ''}) or earlier${final ? '' : `; if ${minor} has been released since, give its full release name with --allow-unknown-release`}`,
     },
   );
 }

@@ -31,6 +31,17 @@ export function codeOf(fn: () => unknown): string {
   return 'no error';
 }
 
+/** The UprootError a call throws (fails the test when it throws none or another kind). */
+export function errorOf(fn: () => unknown): UprootError {
+  try {
+    fn();
+  } catch (error) {
+    if (UprootError.is(error)) return error;
+    throw error;
+  }
+  throw new Error('expected an UprootError, got none');
+}
+
 /** Applies every step's object transformation in order (what the engine does to the live object). */
 export function replayObject(
   planner: DistroPlanner,
