@@ -110,6 +110,19 @@ describe('a handover\u2019s gap, from the lease\u2019s own times', () => {
     expect(promiseBreaches(later!, T0 + 250_000)).toEqual([]);
   });
 
+  it('stops only on a proven breach: the estimate\u2019s own error (RetryPeriod/2) never crosses the bound', () => {
+    const evidence = { now: T0 + 200_000 };
+    // Read from half a RetryPeriod after the last renewal: 20.5 s, which may be 19.5 s in truth.
+    const near = promiseFigures([held(CCM, 'a_1', 0, 100), held(CCM, 'b_2', 121.5, 200)], evidence)!;
+    expect(figure(near, 'service')?.maxGapSeconds).toBe(20.5);
+    expect(promiseBreaches(near)).toEqual([]);
+    // 21.5 s: even a holder that lived a whole RetryPeriod past its last renewal left 20.5 s.
+    const past = promiseFigures([held(CCM, 'a_1', 0, 100), held(CCM, 'b_2', 122.5, 200)], evidence)!;
+    expect(promiseBreaches(past).filter((b) => b.controller === 'service')).toMatchObject([
+      { kind: 'gap', seconds: 21.5 },
+    ]);
+  });
+
   it('reports an overlap: two managers\u2019 leaders both running service (each lives until another is seen)', () => {
     const timeline = [held(KCM, 'cp1_k', 0, 100), held(CCM, 'cp1_c', 50, 100)];
     const service = figure(promiseFigures(timeline, { now: T0 + 100_000 }), 'service');

@@ -13,6 +13,7 @@ import type { ControllerOwnershipReport } from './ownership-report.js';
 import { isMigratedController, orderRows, type ControllerRow } from './controller-rows.js';
 import { inferProfiledOwnership, type OwnershipEvidence } from './profiled-inference.js';
 import { componentBounds, controllerBound, type PromiseBound } from './promise-bound.js';
+import { HALF_RETRY_PERIOD_MS } from './handover-observations.js';
 
 export interface ControllerPromise {
   /** The logical controller (`service`, whatever a manager calls it). */
@@ -123,8 +124,11 @@ function controllerPromise(
 }
 
 /**
- * Where the figures break the promise: any overlap at all, and any handover longer than the controller's
- * bound. Breaches that ended by `acceptedUntil` (ms; a person acknowledged them) are left out.
+ * Where the figures break the promise: any overlap at all, and any handover the leases prove longer than the
+ * controller's bound. A handover's figure is read from half a RetryPeriod after the old holder's last renewal
+ * (within RetryPeriod/2 of the truth); it is a breach when even the shortest reading (the holder lived a whole
+ * RetryPeriod past its last renewal) is past the bound, so the estimate's own error never stops a run.
+ * Breaches that ended by `acceptedUntil` (ms; a person acknowledged them) are left out.
  */
 export function promiseBreaches(figures: PromiseFigures, acceptedUntil?: number): PromiseBreach[] {
   const open = (s: TimeSpan): boolean => acceptedUntil === undefined || s.to > acceptedUntil;
@@ -138,7 +142,7 @@ export function promiseBreaches(figures: PromiseFigures, acceptedUntil?: number)
       identities: o.identities,
     })),
     ...c.gaps
-      .filter((g) => open(g) && g.to - g.from > c.bound.seconds * 1000)
+      .filter((g) => open(g) && g.to - g.from - HALF_RETRY_PERIOD_MS > c.bound.seconds * 1000)
       .map((g) => ({
         kind: 'gap' as const,
         controller: c.controller,

@@ -63,7 +63,7 @@ export function describeBreach(b: PromiseBreach): string {
   if (b.kind === 'overlap')
     return `${b.controller} ran in ${b.identities.join(' and ')} at once for ${b.seconds} s (${span}); the bound for overlap is 0 s`;
   const { bound } = b;
-  return `${b.controller} had no leader for ${b.seconds} s (${span}), past its bound of ${bound.seconds} s (lease duration ${bound.leaseDurationSeconds} s + retry period ${bound.retryPeriodSeconds} s + ${bound.startAllowanceSeconds} s process start, from ${bound.basis === 'flags' ? 'the managers\u2019 flags' : 'the defaults'})`;
+  return `${b.controller} had no leader for ${b.seconds} s (${span}; at least ${Math.round(b.seconds * 1000 - 1000) / 1000} s by the leases), past its bound of ${bound.seconds} s (lease duration ${bound.leaseDurationSeconds} s + retry period ${bound.retryPeriodSeconds} s + ${bound.startAllowanceSeconds} s process start, from ${bound.basis === 'flags' ? 'the managers\u2019 flags' : 'the defaults'})`;
 }
 
 function causeOf(b: PromiseBreach): string {
