@@ -20,10 +20,12 @@ export async function run(): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = { seed, gapBoundSeconds: GAP_BOUND_SECONDS };
   for (const { scenario, targetVersion } of CAMPAIGNS) {
     if (only && !only.includes(scenario)) continue;
+    const kills = process.env.UPROOT_CAMPAIGN_KILLS;
     const r = await runCampaign({
       scenario,
       targetVersion,
       seed,
+      ...(kills ? { kills: Number(kills) } : {}),
       log: (l) => process.stderr.write(`${l}\n`),
     });
     const migrated = MIGRATED_CONTROLLERS.flatMap((name) =>
