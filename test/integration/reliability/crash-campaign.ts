@@ -29,6 +29,8 @@ import {
   JOURNAL_NAME,
   LOCK_LEASE_NAME,
 } from '../../../packages/uproot/src/engine/journal/journal-location.js';
+import type { MigrationPlan, StepId } from '../../../packages/uproot/src/core/plan/plan-types.js';
+import { actAsPerson } from '../../../packages/sandbox/src/demo/twin-person.js';
 import { awsEnvironment } from '../../../packages/sandbox/src/aws/index.js';
 import { twinTarget } from '../../../packages/sandbox/src/demo/twin-target.js';
 import { loadScenario } from '../../../packages/sandbox/src/scenarios/index.js';
@@ -343,7 +345,11 @@ async function runOnce(
 }
 
 /** The plan's milestones (one per gate, one per step), from `migrate --dry-run -o json`, which writes nothing. */
-async function countMilestones(cli: string[], target: CliTarget, version: string): Promise<number> {
+async function journeyPlan(
+  cli: string[],
+  target: CliTarget,
+  version: string,
+): Promise<{ milestones: number; plan: MigrationPlan }> {
   const args = ['migrate', '--dry-run', '-o', 'json', '--target-version', version];
   const { code, stdout, stderr } = await runOnce(
     cli,
@@ -351,13 +357,14 @@ async function countMilestones(cli: string[], target: CliTarget, version: string
     target,
   );
   if (code !== 0) throw new Error(`uproot migrate --dry-run exited ${String(code)}: ${stderr.slice(-800)}`);
-  const { plan } = JSON.parse(stdout) as { plan: { steps: { gates: unknown[] }[] } };
-  return plan.steps.reduce((n, s) => n + s.gates.length + 1, 0);
+  const { plan } = JSON.parse(stdout) as { plan: MigrationPlan };
+  return { milestones: plan.steps.reduce((n, s) => n + s.gates.length + 1, 0), plan };
 }
 
 interface Attempt {
   readonly killed: boolean;
   readonly exitCode: number | null;
+  readonly stdout: string;
   readonly stderr: string;
 }
 
@@ -375,10 +382,12 @@ async function attempt(
   const child = spawn(process.execPath, [...cli, ...args], {
     cwd: target.cwd,
     env: target.env,
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
   progress.restart();
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   let stderr = '';
   let partial = '';
   child.stderr.on('data', (d: Buffer) => {
@@ -402,7 +411,7 @@ async function attempt(
     }
     await new Promise((r) => setTimeout(r, 20));
   }
-  return { killed, exitCode: await closed, stderr };
+  return { killed, exitCode: await closed, stdout, stderr };
 }
 
 function killGroup(child: ChildProcess): void {
@@ -453,7 +462,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
   const sb = await startCampaignTwin(options.scenario, options.scale ?? 40);
   try {
     const simulatedStart = sb.clock.now();
-    const milestones = await countMilestones(cli, sb.cli, options.targetVersion);
+    const { milestones, plan } = await journeyPlan(cli, sb.cli, options.targetVersion);
     const schedule = killSchedule(
       seededRandom(options.seed),
       milestones,
@@ -463,7 +472,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     log(
       `${options.scenario}: ${milestones} milestones, kills after ${schedule.map((k) => `${k.milestone}+${k.delaySeconds}s`).join(' ')}`,
     );
-    const runs = await killAndResume(sb, cli, options, schedule, log);
+    const runs = await killAndResume(sb, cli, { ...options, plan }, schedule, log);
     const verify = await settledVerify(sb, cli);
     const controllers = ledgerFigures(sb.twin, runs.start);
     return {
@@ -513,14 +522,22 @@ const round = (n: number): number => Math.round(n * 10) / 10;
 async function killAndResume(
   sb: CampaignTwin,
   cli: string[],
-  options: CampaignOptions,
+  options: CampaignOptions & { readonly plan: MigrationPlan },
   schedule: readonly { milestone: number; delaySeconds: number }[],
   log: (line: string) => void,
 ): Promise<
   Pick<CampaignResult, 'kills' | 'resumes' | 'failedRuns' | 'finalExitCode' | 'steps'> & { start: number }
 > {
-  const args = ['migrate', '--auto-resume', '--yes', '--target-version', options.targetVersion];
-  const argv = [...args, ...sb.cli.target, ...sb.cli.execution];
+  const args = ['migrate', '--auto-resume', '--yes', '-o', 'json', '--target-version', options.targetVersion];
+  // kubeadm's upgrade hops wait for a person (kubelet packages, kubeadm-config): the campaign is that person
+  // (the demo's hand, twin-person.ts) and confirms each step with --manual-done, as a Job's args would.
+  const manualDone: string[] = [];
+  const argv = (): string[] => [
+    ...args,
+    ...manualDone.flatMap((s) => ['--manual-done', s]),
+    ...sb.cli.target,
+    ...sb.cli.execution,
+  ];
   const probe = journalProbe(sb.twin);
   const progress = new Milestones();
   const kills: Kill[] = [];
@@ -547,10 +564,10 @@ async function killAndResume(
   };
   const noKills = (options.kills ?? 12) === 0;
   for (let run = 0; ; run++) {
-    if (run > schedule.length + 12)
+    if (run > schedule.length + 40)
       throw new Error(`the campaign does not end: ${JSON.stringify(failedRuns.slice(-3))}`);
     const when = killMoment(run === 0 && !noKills, schedule[noKills ? kills.length : kills.length - 1]);
-    const result = await attempt(cli, argv, sb.cli, progress, () => {
+    const result = await attempt(cli, argv(), sb.cli, progress, () => {
       if (steps.at(-1)?.step !== progress.currentStep && progress.currentStep)
         steps.push({ step: progress.currentStep, at: second() });
       const due = when();
@@ -570,9 +587,34 @@ async function killAndResume(
       continue;
     }
     log(`run ${run + 1} exited ${String(result.exitCode)} at ${second()} s`);
+    if (await actedAsPerson(sb, options.plan, result.stdout, manualDone)) continue;
     if (result.exitCode === 0) return { kills, resumes: run, failedRuns, finalExitCode: 0, steps, start };
     failedRuns.push({ exitCode: result.exitCode, tail: result.stderr.slice(-1200) });
   }
+}
+
+/** When the run stopped for a person: does what the person would (once per step) and says so. */
+async function actedAsPerson(
+  sb: CampaignTwin,
+  plan: MigrationPlan,
+  stdout: string,
+  manualDone: string[],
+): Promise<boolean> {
+  let outcome: { result?: string; step?: StepId; instructions?: string };
+  try {
+    outcome = JSON.parse(stdout) as typeof outcome;
+  } catch {
+    return false;
+  }
+  if (outcome.result !== 'waiting-for-person' || !outcome.step || manualDone.includes(outcome.step))
+    return false;
+  const done = await actAsPerson(sb.twin, sb.clock, plan, {
+    step: outcome.step,
+    instructions: outcome.instructions ?? '',
+  });
+  if (done === undefined) return false;
+  manualDone.push(outcome.step);
+  return true;
 }
 
 /**
