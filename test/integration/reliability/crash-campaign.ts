@@ -548,7 +548,10 @@ async function killAndResume(
   /**
    * When this run dies: the first run once it holds the lock; later runs `delaySeconds` after the planned
    * milestone, or after the first new one when an earlier run already passed it (so every run progresses).
+   * A kill whose milestone a run reached but that ended first (kubeadm's stops for a person) is not lost: the
+   * next run dies `delaySeconds` after it starts.
    */
+  let armed: { for: object } | undefined;
   const killMoment = (
     lock: boolean,
     planned: { milestone: number; delaySeconds: number } | undefined,
@@ -556,9 +559,12 @@ async function killAndResume(
     if (lock) return () => probe.lock();
     if (!planned) return () => false;
     const milestone = Math.max(planned.milestone, progress.count + 1);
-    let reachedAt: number | undefined;
+    let reachedAt = armed?.for === planned ? sb.clock.now() : undefined;
     return () => {
-      if (reachedAt === undefined && progress.count >= milestone) reachedAt = sb.clock.now();
+      if (reachedAt === undefined && progress.count >= milestone) {
+        reachedAt = sb.clock.now();
+        armed = { for: planned };
+      }
       return reachedAt !== undefined && sb.clock.now() >= reachedAt + planned.delaySeconds * 1000;
     };
   };
