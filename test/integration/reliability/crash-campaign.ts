@@ -549,7 +549,8 @@ async function killAndResume(
    * When this run dies: the first run once it holds the lock; later runs `delaySeconds` after the planned
    * milestone, or after the first new one when an earlier run already passed it (so every run progresses).
    * A kill whose milestone a run reached but that ended first (kubeadm's stops for a person) is not lost: the
-   * next run dies `delaySeconds` after it starts.
+   * next run dies `delaySeconds` after it starts. A kill comes before the milestone after its own at the
+   * latest, so each position costs one kill and all of them land before the journey ends.
    */
   let armed: { for: object } | undefined;
   const killMoment = (
@@ -560,12 +561,18 @@ async function killAndResume(
     if (!planned) return () => false;
     const milestone = Math.max(planned.milestone, progress.count + 1);
     let reachedAt = armed?.for === planned ? sb.clock.now() : undefined;
+    let countAtReach = progress.count;
     return () => {
       if (reachedAt === undefined && progress.count >= milestone) {
         reachedAt = sb.clock.now();
+        countAtReach = progress.count;
         armed = { for: planned };
       }
-      return reachedAt !== undefined && sb.clock.now() >= reachedAt + planned.delaySeconds * 1000;
+      // Before the next milestone at the latest: one kill per position, so the schedule does not drift.
+      return (
+        reachedAt !== undefined &&
+        (sb.clock.now() >= reachedAt + planned.delaySeconds * 1000 || progress.count > countAtReach)
+      );
     };
   };
   const noKills = (options.kills ?? 12) === 0;
