@@ -34,6 +34,20 @@ export default defineConfig({
       {
         ssr,
         test: {
+          // The crash campaign (test/campaign): minutes of SIGKILLs and resumes per distribution. `npm test`
+          // runs it once; .ci/run's per-Node.js-line loop does not (the integration suite covers the lines).
+          name: 'campaign',
+          include: ['test/campaign/**/*.test.ts'],
+          testTimeout: 420_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+          // One distribution at a time: each twin and its CLI runs want the machine's two cores.
+          fileParallelism: false,
+        },
+      },
+      {
+        ssr,
+        test: {
           // Independent clients (kubernetes-client, aws-sdk v2) against every twin kind; `npm test` runs it.
           name: 'conformance',
           include: ['test/conformance/**/*.test.ts'],

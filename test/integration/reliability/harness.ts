@@ -160,7 +160,7 @@ export async function startReliabilityTwin(scenarioName = 'rke2-intree'): Promis
  * and every machine is a registered node with its providerID. `uproot demo` gets this for free from the time
  * its preflight takes; a bare `migrate` right after boot would fail preflight on the missing lease.
  */
-async function settled(twin: Twin, timeoutMs = 60_000): Promise<void> {
+export async function settled(twin: Twin, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const status = twin.status();

@@ -3,6 +3,7 @@
  * journal in the cluster and the migration lock held; or, with `resume`, continue the journaled plan exactly
  * where it stopped. Every I/O dependency can be injected (tests pass the sandbox and recording callbacks).
  */
+import { resolve } from 'node:path';
 import { MachineProcesses } from '../adapters/process/local-processes.js';
 import { connectJournalSession } from './session/journal-session.js';
 import type { Clock } from '../clock/index.js';
@@ -24,6 +25,8 @@ import { clusterRefOf, type journalLocationFor } from '../engine/journal/journal
 import { executionFor, requireConfirmation, withLockedJournal, type RunDeps } from './session/locked-run.js';
 import type { ExecutionFlags, RunHost } from './session/run-settings.js';
 import { validateTargets, type TargetFlags } from './targets.js';
+import { localJournalCopies } from '../adapters/files/journal-mirror.js';
+import { resumeRefusal, type ResumeInput } from './resume-decision.js';
 import { planFromSources, plannerTransforms, preflightRefuses, preflightVerdict } from './migrate-sources.js';
 import { rkeBinaryTooling } from './rke-tooling-probe.js';
 import { ProcessRunner } from '../adapters/process/run-command.js';
@@ -128,6 +131,15 @@ export async function migrate(
     return dryRun(options, clusters, new ConfigMapJournalStore(journalObjects, location), withDefaults);
   }
 
+  // Every refusal comes before the lock: an exit-2 answer writes nothing, not even the lock's Lease.
+  const found = await new ConfigMapJournalStore(journalObjects, location).load();
+  const early = resumeRefusal({
+    ...refusalInput(options, found),
+    location,
+    localCopies: found ? [] : localJournalCopies(resolve(host.cwd, options.stateDir ?? '.uproot')),
+  });
+  if (early) throw early;
+
   const purpose = `uproot migrate${options.resume ? ' --resume' : options.autoResume ? ' --auto-resume' : ''}`;
   const lockedRun = {
     stateDir: options.stateDir,
@@ -202,6 +214,20 @@ async function withLeaseLooks<T>(
   }
 }
 
+/** What resumeRefusal needs from the options and the journal found (the locations come from the caller). */
+function refusalInput(
+  options: MigrateOptions,
+  existing: Journal | undefined,
+): Pick<ResumeInput, 'resume' | 'autoResume' | 'flags' | 'targetVersion' | 'existing'> {
+  return {
+    resume: !!autoResumed(options, existing).resume,
+    autoResume: !!options.autoResume,
+    flags: options,
+    ...opt('targetVersion', options.targetVersion),
+    existing,
+  };
+}
+
 /** With autoResume, an unfinished journal is resumed as --resume would; otherwise the options as given. */
 function autoResumed(options: MigrateOptions, existing: Journal | undefined): MigrateOptions {
   if (!options.autoResume || options.resume || !existing) return options;
@@ -268,43 +294,19 @@ async function startingJournal(
   if (existing && phase?.type === 'completed') {
     return { outcome: { type: 'already-completed', journal: existing }, exitCode: ExitCode.ok };
   }
-  const unfinished =
-    existing &&
-    (phase?.type === 'in-progress' || phase?.type === 'rolling-back' || phase?.type === 'not-started');
-  if (options.resume) {
-    if (!existing || !unfinished) {
-      throw new InputError(
-        'UP-MIGRATE-NOTHING-TO-RESUME',
-        existing
-          ? 'the journaled migration was rolled back; there is nothing to resume'
-          : 'there is no migration journal to resume',
-        {
-          location: { field: '--resume' },
-          hint: 'run `uproot migrate` without --resume to start a migration',
-        },
-      );
-    }
-    if (phase?.type === 'rolling-back') {
-      throw new InputError('UP-MIGRATE-ROLLING-BACK', 'a rollback of this migration is in progress', {
-        location: { field: '--resume' },
-        hint: 'finish it with `uproot rollback` first',
-      });
-    }
+  // Checked before the lock was taken too; again here, where another run may have changed the journal.
+  const refusal = resumeRefusal({
+    ...refusalInput(options, existing),
+    location: ctx.location,
+    localCopies: [],
+  });
+  if (refusal) throw refusal;
+  if (options.resume && existing) {
     deps.onPlan?.(existing.plan, { resumed: true, journal: existing });
     if (!(await confirmed(options, host, `Continue the migration of ${existing.cluster.name}?`))) {
       return { outcome: { type: 'declined' }, exitCode: ExitCode.ok };
     }
     return { journal: addRun(existing, run, clock.now()) };
-  }
-  if (unfinished && phase?.type !== 'not-started') {
-    throw new InputError(
-      'UP-MIGRATE-IN-PROGRESS',
-      `a migration of ${existing.cluster.name} is already in progress (${describePhase(phase)})`,
-      {
-        location: { field: '--resume' },
-        hint: 'continue it with `uproot migrate --resume`, or undo it with `uproot rollback`; see `uproot status`',
-      },
-    );
   }
   const verdict = !options.skipPreflight && deps.preflight ? await deps.preflight(options) : undefined;
   const refused = (failures: readonly string[]): MigrateResult => ({
@@ -349,11 +351,6 @@ async function confirmed(options: MigrateOptions, host: RunHost, question: strin
   if (options.yes) return true;
   if (!host.interactive || !host.confirm) return false;
   return host.confirm(question);
-}
-
-function describePhase(phase: ReturnType<typeof journalPhase> | undefined): string {
-  if (!phase) return 'unknown';
-  return phase.type === 'in-progress' ? `step ${phase.step} is ${phase.state}` : phase.type;
 }
 
 /** The LoadBalancer services and their ingress before the first step (the load-balancers-kept baseline). */

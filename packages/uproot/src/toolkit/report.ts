@@ -3,7 +3,8 @@
  * the state directory) and render it as HTML, Markdown or the JSON report model: steps, timings, gate results
  * and the ownership timeline. Offline; reads no cluster.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { mirroredClusters } from '../adapters/files/journal-mirror.js';
 import { join, resolve } from 'node:path';
 import { InputError } from '../errors/index.js';
 import { journalSchema, type Journal } from '../engine/journal/journal-schema.js';
@@ -84,14 +85,7 @@ export async function report(options: ReportOptions = {}): Promise<ReportResult>
 }
 
 function findJournal(stateDir: string): string {
-  let dirs: string[] = [];
-  try {
-    dirs = readdirSync(stateDir, { withFileTypes: true })
-      .filter((d) => d.isDirectory())
-      .map((d) => d.name);
-  } catch {
-    // handled below
-  }
+  const dirs = mirroredClusters(stateDir);
   if (dirs.length !== 1) {
     throw new InputError(
       'UP-REPORT-JOURNAL',

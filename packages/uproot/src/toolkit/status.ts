@@ -4,12 +4,11 @@
  * the ownership timeline. Read-only. `watchStatus` repeats it on the injected clock until aborted.
  */
 import { connectJournalSession, requireRancherCluster } from './session/journal-session.js';
-import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { RealClock, type Clock, type Random } from '../clock/index.js';
 import type { StepId } from '../core/plan/plan-types.js';
 import { UprootError } from '../errors/index.js';
-import { JournalMirror } from '../adapters/files/journal-mirror.js';
+import { JournalMirror, mirroredClusters } from '../adapters/files/journal-mirror.js';
 import { KubeGateReader, leaseFacts } from '../adapters/kube/gate-reader.js';
 import { readOwnershipEvidence } from './ownership-evidence.js';
 import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
@@ -122,14 +121,7 @@ const secondsSince = (now: number, time: string | undefined): number | undefined
 /** The local copy when the cluster cannot be read: the named cluster's, or the only one there is. */
 function localCopy(stateDir: string, name: string | undefined): Journal | undefined {
   if (name) return new JournalMirror(stateDir, name).read();
-  let dirs: string[];
-  try {
-    dirs = readdirSync(stateDir, { withFileTypes: true })
-      .filter((d) => d.isDirectory())
-      .map((d) => d.name);
-  } catch {
-    return undefined;
-  }
+  const dirs = mirroredClusters(stateDir);
   return dirs.length === 1 ? new JournalMirror(stateDir, dirs[0]!).read() : undefined;
 }
 

@@ -3,6 +3,7 @@
  * (atomically), so `uproot status` can show the last known state when the cluster cannot be reached and a
  * lost ConfigMap can be restored by hand.
  */
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { journalSchema, type Journal } from '../../engine/journal/journal-schema.js';
 import { InputError } from '../../errors/index.js';
@@ -33,6 +34,30 @@ export class JournalMirror {
     if (!parsed.success) throw unreadable(this.path, parsed.error.issues[0]?.message ?? 'invalid');
     return parsed.data;
   }
+}
+
+/** The clusters with a local copy under `stateDir` (their directory names), none when it does not exist. */
+export function mirroredClusters(stateDir: string): string[] {
+  try {
+    return readdirSync(stateDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
+  } catch {
+    return [];
+  }
+}
+
+/** Every readable local copy under `stateDir`, with its path (an unreadable one is skipped). */
+export function localJournalCopies(stateDir: string): { path: string; journal: Journal }[] {
+  return mirroredClusters(stateDir).flatMap((name) => {
+    const mirror = new JournalMirror(stateDir, name);
+    try {
+      const journal = mirror.read();
+      return journal ? [{ path: mirror.path, journal }] : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** Cluster names become one directory name, never a path. */

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CAMPAIGNS,
+  GAP_BOUND_SECONDS,
+  MIGRATED_CONTROLLERS,
+  campaignSeed,
+  runCampaign,
+  type CampaignResult,
+} from '../integration/reliability/crash-campaign.js';
+
+/**
+ * The crash campaign (issue 30 item 6; how the kills are placed: test/integration/reliability/crash-campaign.ts
+ * and docs/decisions/0023-crash-campaign.md): `uproot migrate --auto-resume`, the built CLI in its own process,
+ * SIGKILLed at seeded moments across the whole journey and started again until it finishes, on the RKE2 and
+ * kubeadm twins to 1.33 and the RKE twin to 1.31. Replay a failure with UPROOT_CAMPAIGN_SEED=<the seed printed>.
+ * Needs `npm run build` first (`npm test` and `npm run test:campaign` build).
+ */
+const seed = campaignSeed();
+console.log(`crash campaign seed ${seed} (replay: UPROOT_CAMPAIGN_SEED=${seed} npm run test:campaign)`);
+
+/**
+ * Breaches of the gap bound the uninterrupted journey has too (so not the kills'), until issue 30 items 1-2
+ * land; `it.fails` here turns red the day they are fixed, to be flipped back to `it`.
+ */
+const KNOWN_BREACHES: Record<string, string> = {
+  'rke2-intree':
+    'switch-to-external: service and cloud-node-lifecycle ~30 s without a leader, uninterrupted too (`uproot demo --target-version 1.33`: 28.8 s)',
+  'rke-intree': 'switch-to-external: service and cloud-node-lifecycle ~31 s without a leader, as on RKE2',
+  'kubeadm-intree':
+    'roll-control-plane: service and cloud-node-lifecycle ~49-56 s without a leader (all CCM static pods restart together; issue 30 item 2)',
+};
+
+const results = new Map<string, CampaignResult>();
+
+describe.each(CAMPAIGNS)('crash campaign on $scenario to $targetVersion', ({ scenario, targetVersion }) => {
+  it('survives at least ten kills, ends verified at its target, with zero overlap', async () => {
+    const r = await runCampaign({ scenario, targetVersion, seed });
+    results.set(scenario, r);
+    const why = `seed ${seed}: ${JSON.stringify({ kills: r.kills, failedRuns: r.failedRuns, verify: r.verify })}`;
+    expect(r.kills.length, why).toBeGreaterThanOrEqual(11);
+    // The first kill came before the first journal write; the run after it started over without one.
+    expect(r.kills[0], why).toMatchObject({ at: 'lock', journalExisted: false });
+    // The kills are spread over the journey: some in the migration, some in the upgrade hops.
+    const steps = new Set(r.kills.map((k) => k.step ?? ''));
+    expect(
+      [...steps].some((s) => s.startsWith('upgrade-kubernetes-')),
+      why,
+    ).toBe(true);
+    expect(
+      [...steps].some((s) => s !== '' && !s.startsWith('upgrade-kubernetes-')),
+      why,
+    ).toBe(true);
+    expect(r.finalExitCode, why).toBe(0);
+    expect(r.verify, why).toEqual({ exitCode: 0, failed: [] });
+    expect(r.apiServerVersion, why).toMatch(new RegExp(`^v${targetVersion.replace('.', '\\.')}\\.`));
+    for (const [name, c] of Object.entries(r.controllers))
+      expect(c.overlapSeconds, `${name} ran in two managers (${why})`).toBe(0);
+  });
+
+  const breach = KNOWN_BREACHES[scenario];
+  (breach ? it.fails : it)(
+    `keeps every migrated controller within the ${GAP_BOUND_SECONDS} s bound${breach ? ` (known breach: ${breach})` : ''}`,
+    () => {
+      const r = results.get(scenario);
+      expect(r, 'the campaign did not run').toBeDefined();
+      for (const name of MIGRATED_CONTROLLERS) {
+        const c = r!.controllers[name];
+        if (!c) continue;
+        expect(c.maxGapSeconds, `${name}: seed ${seed}, ${JSON.stringify(r!.steps)}`).toBeLessThanOrEqual(
+          GAP_BOUND_SECONDS,
+        );
+      }
+    },
+  );
+});
