@@ -11,8 +11,13 @@ import { ExitCode, InputError } from '../errors/index.js';
 import type { CheckId } from '../core/checks/index.js';
 import { KubeGateReader } from '../adapters/kube/gate-reader.js';
 import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
-import type { Journal, LoadBalancerRecord } from '../engine/journal/journal-schema.js';
-import { addRun, createJournal, journalPhase } from '../engine/journal/journal-transitions.js';
+import type { Journal, LeaseRecord, LoadBalancerRecord } from '../engine/journal/journal-schema.js';
+import {
+  addRun,
+  appendLeaseRecords,
+  createJournal,
+  journalPhase,
+} from '../engine/journal/journal-transitions.js';
 import { nextAction, type NextAction } from '../engine/next-action.js';
 import { runPlan, type RunResult } from '../engine/run-plan.js';
 import { watchedLeases } from '../engine/gates/gate-runner.js';
@@ -157,7 +162,11 @@ export async function migrate(
     });
     const save = (j: Journal): Promise<Journal> => locked.store.save(j);
     const actions = { ...execution, clock, saveJournal: save, ...opt('notify', deps.onEvent) };
-    const result = await withLeaseLooks(execution, journal, clock, locked.signal, (leaseLooks) =>
+    const keepLooks = async (looks: LeaseRecord[]): Promise<void> => {
+      const latest = await locked.store.load();
+      if (latest) await save(appendLeaseRecords(latest, looks, clock.now()));
+    };
+    const result = await withLeaseLooks(execution, journal, clock, locked.signal, keepLooks, (leaseLooks) =>
       runPlan(
         journal.plan,
         journal,
@@ -180,13 +189,17 @@ export async function migrate(
 
 /**
  * Runs `run` while the leases are looked at every second, between gates too: a handover's gap is measured
- * from the old holder's last renewal, so the journal must see it.
+ * from the old holder's last renewal, so the journal must see it. The looks made after the last gate (a run
+ * that stops for a person, or fails in a change, has no gate left to drain them) are kept when it ends: on
+ * RKE the switch's `rke up` rolls the managers then, and without them the journal saw neither the old
+ * holder's last renewals nor a standby that held the lease in between.
  */
 async function withLeaseLooks<T>(
   execution: { readonly reader: Parameters<typeof startLeasePoller>[0]['reader'] },
   journal: Journal,
   clock: Clock,
   signal: AbortSignal,
+  keep: (looks: LeaseRecord[]) => Promise<void>,
   run: (looks: LeasePoller) => Promise<T>,
 ): Promise<T> {
   const looks = startLeasePoller({
@@ -199,6 +212,9 @@ async function withLeaseLooks<T>(
     return await run(looks);
   } finally {
     await looks.stop();
+    const left = looks.drain();
+    // Best effort, like every look: a journal that cannot be written now has already failed the run.
+    if (left.length > 0) await keep(left).catch(() => undefined);
   }
 }
 
