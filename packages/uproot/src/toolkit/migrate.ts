@@ -162,11 +162,7 @@ export async function migrate(
     });
     const save = (j: Journal): Promise<Journal> => locked.store.save(j);
     const actions = { ...execution, clock, saveJournal: save, ...opt('notify', deps.onEvent) };
-    const keepLooks = async (looks: LeaseRecord[]): Promise<void> => {
-      const latest = await locked.store.load();
-      if (latest) await save(appendLeaseRecords(latest, looks, clock.now()));
-    };
-    const result = await withLeaseLooks(execution, journal, clock, locked.signal, keepLooks, (leaseLooks) =>
+    const result = await withLeaseLooks(execution, journal, clock, locked, (leaseLooks) =>
       runPlan(
         journal.plan,
         journal,
@@ -198,10 +194,14 @@ async function withLeaseLooks<T>(
   execution: { readonly reader: Parameters<typeof startLeasePoller>[0]['reader'] },
   journal: Journal,
   clock: Clock,
-  signal: AbortSignal,
-  keep: (looks: LeaseRecord[]) => Promise<void>,
+  locked: { readonly signal: AbortSignal; readonly store: JournalStoreLike },
   run: (looks: LeasePoller) => Promise<T>,
 ): Promise<T> {
+  const { signal, store } = locked;
+  const keep = async (looks: readonly LeaseRecord[]): Promise<void> => {
+    const latest = await store.load();
+    if (latest) await store.save(appendLeaseRecords(latest, looks, clock.now()));
+  };
   const looks = startLeasePoller({
     reader: execution.reader,
     clock,
@@ -216,6 +216,12 @@ async function withLeaseLooks<T>(
     // Best effort, like every look: a journal that cannot be written now has already failed the run.
     if (left.length > 0) await keep(left).catch(() => undefined);
   }
+}
+
+/** The journal store calls withLeaseLooks makes (ConfigMapJournalStore's). */
+interface JournalStoreLike {
+  load(): Promise<Journal | undefined>;
+  save(journal: Journal): Promise<Journal>;
 }
 
 /** With autoResume, an unfinished journal is resumed as --resume would; otherwise the options as given. */
