@@ -11,7 +11,7 @@ import { ExitCode, InputError } from '../errors/index.js';
 import type { CheckId } from '../core/checks/index.js';
 import { KubeGateReader } from '../adapters/kube/gate-reader.js';
 import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
-import type { Journal, LeaseRecord, LoadBalancerRecord } from '../engine/journal/journal-schema.js';
+import type { Journal, LoadBalancerRecord } from '../engine/journal/journal-schema.js';
 import {
   addRun,
   appendLeaseRecords,
@@ -21,7 +21,12 @@ import {
 import { nextAction, type NextAction } from '../engine/next-action.js';
 import { runPlan, type RunResult } from '../engine/run-plan.js';
 import { watchedLeases } from '../engine/gates/gate-runner.js';
-import { startLeasePoller, type LeasePoller } from '../engine/gates/lease-poller.js';
+import {
+  startLeasePoller,
+  stopKeepingLooks,
+  type LeasePoller,
+  type LookStore,
+} from '../engine/gates/lease-poller.js';
 import { sharedOutcomeExitCode } from '../engine/run-outcomes.js';
 import { sanitizePlan } from '../engine/sanitize.js';
 import type { Clusters } from './session/cluster-access.js';
@@ -185,23 +190,17 @@ export async function migrate(
 
 /**
  * Runs `run` while the leases are looked at every second, between gates too: a handover's gap is measured
- * from the old holder's last renewal, so the journal must see it. The looks made after the last gate (a run
- * that stops for a person, or fails in a change, has no gate left to drain them) are kept when it ends: on
- * RKE the switch's `rke up` rolls the managers then, and without them the journal saw neither the old
- * holder's last renewals nor a standby that held the lease in between.
+ * from the old holder's last renewal, so the journal must see it; the looks after the last gate are kept
+ * when the run ends (stopKeepingLooks).
  */
 async function withLeaseLooks<T>(
   execution: { readonly reader: Parameters<typeof startLeasePoller>[0]['reader'] },
   journal: Journal,
   clock: Clock,
-  locked: { readonly signal: AbortSignal; readonly store: JournalStoreLike },
+  locked: { readonly signal: AbortSignal; readonly store: LookStore },
   run: (looks: LeasePoller) => Promise<T>,
 ): Promise<T> {
   const { signal, store } = locked;
-  const keep = async (looks: readonly LeaseRecord[]): Promise<void> => {
-    const latest = await store.load();
-    if (latest) await store.save(appendLeaseRecords(latest, looks, clock.now()));
-  };
   const looks = startLeasePoller({
     reader: execution.reader,
     clock,
@@ -211,17 +210,8 @@ async function withLeaseLooks<T>(
   try {
     return await run(looks);
   } finally {
-    await looks.stop();
-    const left = looks.drain();
-    // Best effort, like every look: a journal that cannot be written now has already failed the run.
-    if (left.length > 0) await keep(left).catch(() => undefined);
+    await stopKeepingLooks(looks, store, clock);
   }
-}
-
-/** The journal store calls withLeaseLooks makes (ConfigMapJournalStore's). */
-interface JournalStoreLike {
-  load(): Promise<Journal | undefined>;
-  save(journal: Journal): Promise<Journal>;
 }
 
 /** With autoResume, an unfinished journal is resumed as --resume would; otherwise the options as given. */
