@@ -12,12 +12,7 @@ import type { CheckId } from '../core/checks/index.js';
 import { KubeGateReader } from '../adapters/kube/gate-reader.js';
 import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
 import type { Journal, LoadBalancerRecord } from '../engine/journal/journal-schema.js';
-import {
-  addRun,
-  appendLeaseRecords,
-  createJournal,
-  journalPhase,
-} from '../engine/journal/journal-transitions.js';
+import { addRun, createJournal, journalPhase } from '../engine/journal/journal-transitions.js';
 import { nextAction, type NextAction } from '../engine/next-action.js';
 import { runPlan, type RunResult } from '../engine/run-plan.js';
 import { watchedLeases } from '../engine/gates/gate-runner.js';
