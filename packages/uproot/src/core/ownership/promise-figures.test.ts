@@ -153,7 +153,9 @@ describe('a handover\u2019s gap, from the lease\u2019s own times', () => {
  * from the in-tree KCM's acquisition; the twin's ledger: nodeipam's longest handover 18.3 s). `rke up` rolled
  * cp1 (B stopped at 46.2), a standby on cp2 (E) held the KCM lease from 61.5 until its own host rolled
  * (63.2), then cp1's new KCM (D) took it at 80.2. The journal of that run kept no look between 42.25 and
- * 102.25, so it holds B's renewal seen at 41.6 and then D (leaseTransitions 1 → 3: E was never seen).
+ * 102.25, so it holds B's renewal seen at 41.6 and then D (leaseTransitions 1 → 3: E was never seen): the
+ * looks made while the run waited for the person's `rke up` were dropped when it ended (now kept:
+ * engine/gates/lease-poller.ts stopKeepingLooks).
  */
 describe('the RKE switch, read from the looks the journal kept', () => {
   const withLooks = (bLastRenew: number, standby: LeaseRecord[]): LeaseRecord[] => [
