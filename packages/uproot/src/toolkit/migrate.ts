@@ -17,7 +17,12 @@ import { addRun, createJournal, journalPhase } from '../engine/journal/journal-t
 import { nextAction, type NextAction } from '../engine/next-action.js';
 import { runPlan, type RunResult } from '../engine/run-plan.js';
 import { watchedLeases } from '../engine/gates/gate-runner.js';
-import { startLeasePoller, type LeasePoller } from '../engine/gates/lease-poller.js';
+import {
+  startLeasePoller,
+  stopKeepingLooks,
+  type LeasePoller,
+  type LookStore,
+} from '../engine/gates/lease-poller.js';
 import { sharedOutcomeExitCode } from '../engine/run-outcomes.js';
 import { sanitizePlan } from '../engine/sanitize.js';
 import type { Clusters } from './session/cluster-access.js';
@@ -169,7 +174,7 @@ export async function migrate(
     });
     const save = (j: Journal): Promise<Journal> => locked.store.save(j);
     const actions = { ...execution, clock, saveJournal: save, ...opt('notify', deps.onEvent) };
-    const result = await withLeaseLooks(execution, journal, clock, locked.signal, (leaseLooks) =>
+    const result = await withLeaseLooks(execution, journal, clock, locked, (leaseLooks) =>
       runPlan(
         journal.plan,
         journal,
@@ -192,15 +197,17 @@ export async function migrate(
 
 /**
  * Runs `run` while the leases are looked at every second, between gates too: a handover's gap is measured
- * from the old holder's last renewal, so the journal must see it.
+ * from the old holder's last renewal, so the journal must see it; the looks after the last gate are kept
+ * when the run ends (stopKeepingLooks).
  */
 async function withLeaseLooks<T>(
   execution: { readonly reader: Parameters<typeof startLeasePoller>[0]['reader'] },
   journal: Journal,
   clock: Clock,
-  signal: AbortSignal,
+  locked: { readonly signal: AbortSignal; readonly store: LookStore },
   run: (looks: LeasePoller) => Promise<T>,
 ): Promise<T> {
+  const { signal, store } = locked;
   const looks = startLeasePoller({
     reader: execution.reader,
     clock,
@@ -210,7 +217,7 @@ async function withLeaseLooks<T>(
   try {
     return await run(looks);
   } finally {
-    await looks.stop();
+    await stopKeepingLooks(looks, store, clock);
   }
 }
 

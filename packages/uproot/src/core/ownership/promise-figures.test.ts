@@ -160,3 +160,34 @@ describe('a handover\u2019s gap, from the lease\u2019s own times', () => {
     );
   });
 });
+
+/**
+ * The RKE switch-to-external sequence of `uproot demo --scenario rke-intree --target-version 1.31` (seconds
+ * from the in-tree KCM's acquisition; the twin's ledger: nodeipam's longest handover 18.3 s). `rke up` rolled
+ * cp1 (B stopped at 46.2), a standby on cp2 (E) held the KCM lease from 61.5 until its own host rolled
+ * (63.2), then cp1's new KCM (D) took it at 80.2. The journal of that run kept no look between 42.25 and
+ * 102.25, so it holds B's renewal seen at 41.6 and then D (leaseTransitions 1 → 3: E was never seen): the
+ * looks made while the run waited for the person's `rke up` were dropped when it ended (now kept:
+ * engine/gates/lease-poller.ts stopKeepingLooks).
+ */
+describe('the RKE switch, read from the looks the journal kept', () => {
+  const withLooks = (bLastRenew: number, standby: LeaseRecord[]): LeaseRecord[] => [
+    held(KCM, 'cp1_a', 0, 2),
+    held(KCM, 'cp1_b', 21.6, bLastRenew),
+    ...standby,
+    held(KCM, 'cp1_d', 80.2, 102.2),
+  ];
+  const nodeipam = (timeline: LeaseRecord[]) =>
+    figure(promiseFigures(timeline, { now: T0 + 102_250 }), 'nodeipam')?.maxGapSeconds;
+
+  it('reads the ledger\u2019s handovers (within 1 s) when the looks saw every holding', () => {
+    const gap = nodeipam(withLooks(45.6, [held(KCM, 'cp2_e', 61.5, 61.5)]));
+    expect(gap).toBeGreaterThan(17.3);
+    expect(gap).toBeLessThan(19.3);
+  });
+
+  it('reads one long gap when no look came between the last renewal seen and the next holder', () => {
+    // The gap the promise-kept gate reported on RKE (37.58 s): an artefact of the missing looks.
+    expect(nodeipam(withLooks(41.6, []))).toBeCloseTo(37.6, 1);
+  });
+});

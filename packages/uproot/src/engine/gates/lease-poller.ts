@@ -9,7 +9,8 @@
 import type { Clock } from '../../clock/index.js';
 import { appendLeaseLooks, LEASE_NAMESPACE } from '../../core/ownership/index.js';
 import type { LeaseLooks } from '../gate-check.js';
-import type { LeaseRecord } from '../journal/journal-schema.js';
+import type { Journal, LeaseRecord } from '../journal/journal-schema.js';
+import { appendLeaseRecords } from '../journal/journal-transitions.js';
 import type { GateReader } from './gate-facts.js';
 import { leaseRecordsOf } from './gate-runner.js';
 
@@ -60,4 +61,28 @@ export function startLeasePoller(options: {
       await done;
     },
   };
+}
+
+/** Where a run's journal is kept (the toolkit's ConfigMapJournalStore). */
+export interface LookStore {
+  load(): Promise<Journal | undefined>;
+  save(journal: Journal): Promise<Journal>;
+}
+
+/**
+ * Stops the poller and keeps the looks no gate drained in the stored journal. A run that stops for a person
+ * or fails in a change has no gate left to drain them; on RKE the switch's `rke up` rolls the managers then,
+ * and without these looks the journal misses the old holder's last renewals and any standby that held the
+ * lease in between (so the promise figures read one long gap). Best effort, like every look.
+ */
+export async function stopKeepingLooks(poller: LeasePoller, store: LookStore, clock: Clock): Promise<void> {
+  await poller.stop();
+  const left = poller.drain();
+  if (left.length === 0) return;
+  try {
+    const latest = await store.load();
+    if (latest) await store.save(appendLeaseRecords(latest, left, clock.now()));
+  } catch {
+    // A journal that cannot be written now has already failed the run; the looks only add detail.
+  }
 }
