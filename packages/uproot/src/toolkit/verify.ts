@@ -91,18 +91,19 @@ export async function verify(
   const cpNodes = facts.managerPods.readable ? await reader.nodes(selector) : [];
   checks.push(await ccmRunning(clusters.downstream, reader, journal, options, { distro, cpNodes }));
   const kcmPods = facts.managerPods.readable ? await reader.componentPods('kube-controller-manager') : [];
-  checks.push(
-    fromVerdict(
-      'kcm-external',
-      'kube-controller-manager runs no cloud controllers (--cloud-provider=external, no leader migration)',
-      evaluateControlPlaneFlags(
-        facts,
-        cpNodes,
-        kcmPods,
-        { cloudProvider: 'external', kcmLeaderMigration: false },
-        selector,
-      ),
+  const kcmVerdict = fromVerdict(
+    'kcm-external',
+    KCM_EXTERNAL_TITLE,
+    evaluateControlPlaneFlags(
+      facts,
+      cpNodes,
+      kcmPods,
+      { cloudProvider: 'external', kcmLeaderMigration: false },
+      selector,
     ),
+  );
+  checks.push(
+    (kcmVerdict.status === 'skip' && journal && appliedExternalFlags(journal, kcmVerdict.detail)) || kcmVerdict,
   );
   if (journal) {
     const services = journal.baseline.loadBalancers.length > 0 ? await reader.loadBalancerServices() : [];
@@ -301,5 +302,32 @@ async function providerIds(
     title,
     status: 'pass',
     detail: `all ${nodes.length} nodes match their EC2 instance in ${region}`,
+  };
+}
+
+const KCM_EXTERNAL_TITLE =
+  'kube-controller-manager runs no cloud controllers (--cloud-provider=external, no leader migration)';
+
+/**
+ * Where the managers' flags cannot be read (RKE's Docker containers), the evidence is the step that applied
+ * them: the plan's step whose control-plane-flags gate expects --cloud-provider=external without leader
+ * migration, verified in the journal (its definition applied by `rke up`). Undefined without such a step.
+ */
+function appliedExternalFlags(journal: Journal, unreadable: string): VerifyCheck | undefined {
+  const step = journal.plan.steps.find((s) =>
+    s.gates.some(
+      (g) =>
+        g.type === 'control-plane-flags' &&
+        g.expect.cloudProvider === 'external' &&
+        !g.expect.kcmLeaderMigration,
+    ),
+  );
+  const record = step && journal.steps.find((r) => r.id === step.id);
+  if (!step || record?.state !== 'verified') return undefined;
+  return {
+    id: 'kcm-external',
+    title: KCM_EXTERNAL_TITLE,
+    status: 'pass',
+    detail: `the flags are not readable here (${unreadable.replace(/^skipped /, '')}); step ${step.id} applied them and was verified at ${record.verifiedAt}`,
   };
 }
