@@ -219,6 +219,7 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
     const end = clock.now();
     // One analysis for the text, the JSON and the report: every output prints the same rows.
     const ownership = twin.ledgerAnalysis();
+    // With the twin's restart count (journey.restarts), which the journey's text and JSON print.
     const ledger = ledgerReport(ownership, twin.ledgerReport().journey.restarts);
     const status = twin.status();
     const running = { apiServerVersion: status.apiServerVersion, ...status.versions };

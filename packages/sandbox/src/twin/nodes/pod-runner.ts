@@ -180,12 +180,18 @@ export class PodRunner {
     const nodeName =
       pod && isRecord(pod.spec) && typeof pod.spec.nodeName === 'string' ? pod.spec.nodeName : undefined;
     const agent = nodeName ? this.fleet.agentFor(nodeName) : undefined;
-    const alive = agent && agent.nodeName === nodeName && agent.running;
+    // The machine still answers to the pod's node name; its kubelet may be restarting (or failing to start).
+    const onItsNode = agent !== undefined && agent.nodeName === nodeName;
+    const alive = onItsNode && agent.running;
     const unblocked =
       running && pod && agent && alive && podBlockers(this.kube, pod, agent).key !== running.blockKey;
+    // A kubelet (or rke2-server/agent) restart leaves running containers alone: containerd and its shims keep
+    // them (rancher/rke2 discussion #8665: stopping containerd or the kubelet does not stop running containers;
+    // only bundle/bin/rke2-killall.sh kills the shims). So only a gone pod or a machine no longer under that
+    // name stops them here, not a kubelet that is down.
     if (
       running &&
-      (!pod || metaOf(pod).uid !== running.uid || metaOf(pod).deletionTimestamp || !alive || unblocked)
+      (!pod || metaOf(pod).uid !== running.uid || metaOf(pod).deletionTimestamp || !onItsNode || unblocked)
     ) {
       this.running.delete(key);
       // The kill is not awaited: the pod is gone for the API at once; the process winds down on its own.

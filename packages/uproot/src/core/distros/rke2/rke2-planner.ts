@@ -236,7 +236,7 @@ export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPl
   });
 
   const upgradeText = versions.upgrade
-    ? ` and spec.kubernetesVersion ${versions.target.raw} (the CCM image moves to ${tags.targetTag})${keepAwsNodeNaming ? '' : `, with disable-cloud-controller: true for the control plane (${CLOUD_CONTROLLER_REASON})`}`
+    ? ` and spec.kubernetesVersion ${versions.target.raw} (the CCM image stays at ${tags.installTag} until disable-leader-migration, so its pods keep running while the servers roll)${keepAwsNodeNaming ? '' : `, with disable-cloud-controller: true for the control plane (${CLOUD_CONTROLLER_REASON})`}`
     : '';
   const switched = definition.edit(
     'switch-to-external',
@@ -264,7 +264,9 @@ export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPl
 
   const disabled = definition.edit(
     'disable-leader-migration',
-    'Remove --enable-leader-migration=true from the CCM args in the HelmChart values.',
+    tags.targetTag === tags.installTag
+      ? 'Remove --enable-leader-migration=true from the CCM args in the HelmChart values.'
+      : `Remove --enable-leader-migration=true from the CCM args in the HelmChart values and move the CCM image to ${tags.targetTag} (one CCM rollout for both).`,
     'Add --enable-leader-migration=true back to the CCM args.',
   );
   plan.addStep(

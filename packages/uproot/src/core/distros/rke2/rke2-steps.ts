@@ -83,7 +83,12 @@ export function rke2ApplyStep(stepId: StepId, current: unknown, options: StepOpt
       switchToExternal(cluster, options);
       return cluster;
     case 'disable-leader-migration':
-      editCcmChart(cluster, withoutLeaderMigration, false);
+      // Also the CCM's move to the target minor, kept out of switch-to-external (see switchToExternal).
+      editCcmChart(
+        cluster,
+        (values) => withImageTag(withoutLeaderMigration(values), options.ccmTargetTag),
+        false,
+      );
       return cluster;
     default:
       return current;
@@ -219,8 +224,12 @@ function switchToExternal(cluster: JsonRecord, options: StepOptions): void {
     if (apiserverDropsCloudFlags(parseKubernetesVersion(options.targetVersion)))
       removeArgs(cluster, APISERVER_ARG, APISERVER_CLOUD_FLAGS);
   }
-  // The CCM follows the cluster to the target minor in the same change (it must not be newer than the API server).
-  editCcmChart(cluster, (values) => withImageTag(values, options.ccmTargetTag), false);
+  // The CCM image stays at the install tag here: a new tag would roll the CCM DaemonSet while Rancher restarts
+  // the first server, so the CCM leader (whose migration elector is already campaigning) and the KCM holding the
+  // migration lease would go at once, and a fresh CCM only starts its migration elector after winning the main
+  // lease (k8s.io/cloud-provider app/controllermanager.go, leaderMigrator.MigrationReady), then waits a full
+  // LeaseDuration: over 30 s without the migrated controllers. An older CCM is within the skew policy; it moves to
+  // the target minor in disable-leader-migration, one DaemonSet rollout for both changes.
 }
 
 /**
