@@ -18,18 +18,6 @@ import {
 const seed = campaignSeed();
 console.log(`crash campaign seed ${seed} (replay: UPROOT_CAMPAIGN_SEED=${seed} npm run test:campaign)`);
 
-/**
- * Breaches of the gap bound the uninterrupted journey has too (so not the kills'), until issue 30 items 1-2
- * land; `it.fails` here turns red the day they are fixed, to be flipped back to `it`.
- */
-const KNOWN_BREACHES: Record<string, string> = {
-  'rke2-intree':
-    'switch-to-external: service and cloud-node-lifecycle ~30 s without a leader, uninterrupted too (`uproot demo --target-version 1.33`: 28.8 s)',
-  'rke-intree': 'switch-to-external: service and cloud-node-lifecycle ~31 s without a leader, as on RKE2',
-  'kubeadm-intree':
-    'roll-control-plane: service and cloud-node-lifecycle ~49-56 s without a leader (all CCM static pods restart together; issue 30 item 2)',
-};
-
 const results = new Map<string, CampaignResult>();
 
 describe.each(CAMPAIGNS)('crash campaign on $scenario to $targetVersion', ({ scenario, targetVersion }) => {
@@ -57,19 +45,15 @@ describe.each(CAMPAIGNS)('crash campaign on $scenario to $targetVersion', ({ sce
       expect(c.overlapSeconds, `${name} ran in two managers (${why})`).toBe(0);
   });
 
-  const breach = KNOWN_BREACHES[scenario];
-  (breach ? it.fails : it)(
-    `keeps every migrated controller within the ${GAP_BOUND_SECONDS} s bound${breach ? ` (known breach: ${breach})` : ''}`,
-    () => {
-      const r = results.get(scenario);
-      expect(r, 'the campaign did not run').toBeDefined();
-      for (const name of MIGRATED_CONTROLLERS) {
-        const c = r!.controllers[name];
-        if (!c) continue;
-        expect(c.maxGapSeconds, `${name}: seed ${seed}, ${JSON.stringify(r!.steps)}`).toBeLessThanOrEqual(
-          GAP_BOUND_SECONDS,
-        );
-      }
-    },
-  );
+  it(`keeps every migrated controller within the ${GAP_BOUND_SECONDS} s bound`, () => {
+    const r = results.get(scenario);
+    expect(r, 'the campaign did not run').toBeDefined();
+    for (const name of MIGRATED_CONTROLLERS) {
+      const c = r!.controllers[name];
+      if (!c) continue;
+      expect(c.maxGapSeconds, `${name}: seed ${seed}, ${JSON.stringify(r!.steps)}`).toBeLessThanOrEqual(
+        GAP_BOUND_SECONDS,
+      );
+    }
+  });
 });

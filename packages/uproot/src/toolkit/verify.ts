@@ -103,7 +103,8 @@ export async function verify(
     ),
   );
   checks.push(
-    (kcmVerdict.status === 'skip' && journal && appliedExternalFlags(journal, kcmVerdict.detail)) || kcmVerdict,
+    (kcmVerdict.status === 'skip' && journal && appliedExternalFlags(journal, kcmVerdict.detail)) ||
+      kcmVerdict,
   );
   if (journal) {
     const services = journal.baseline.loadBalancers.length > 0 ? await reader.loadBalancerServices() : [];

@@ -133,7 +133,9 @@ async function runRollback(opts: RollbackCliFlags, ctx: CommandContext): Promise
   );
   progress.end();
   io.stdout(
-    format !== 'text' ? renderDocument(rollbackJson(result), format) : ctx.hints().runnable(rollbackText(result)),
+    format !== 'text'
+      ? renderDocument(rollbackJson(result), format)
+      : ctx.hints().runnable(rollbackText(result)),
   );
   return result.exitCode;
 }
