@@ -67,7 +67,8 @@ describe('uproot migrate --resume finds the journal, or says what to type', () =
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('UP-MIGRATE-NOTHING-TO-RESUME');
     expect(r.stderr).toContain(
-      `\`uproot migrate ${target.join(' ')} --cluster ${cluster!} --target-version 1.33 --yes\``,
+      // Every flag the user typed comes back (cli/hint-command.ts), --state-dir too: runnable as printed.
+      `\`uproot migrate ${target.join(' ')} --cluster ${cluster!} --target-version 1.33 --yes --state-dir ${stateDir}\``,
     );
     expect(locks()).toEqual([]);
     expect(existsSync(stateDir)).toBe(false);

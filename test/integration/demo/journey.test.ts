@@ -4,7 +4,7 @@
  * the control-plane pods' images, `/version`) says the target everywhere; no controller ever ran in two
  * managers (the twin's ledger).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -125,13 +125,20 @@ describe('uproot demo --target-version: the journey rehearsed on the twin', () =
     expect(io.stderrText).not.toMatch(/starting the/);
   });
 
-  it('rke-intree to 1.33: preflight refuses past RKE\u2019s last minor, nothing changes, exit 1', async () => {
-    const { code, doc } = await demo('rke-133', ['--scenario', 'rke-intree', '--target-version', '1.33']);
-    expect(code).toBe(1);
-    expect(doc?.migration).toBe('preflight-failed');
-    expect(doc?.journey.hops).toBeUndefined();
-    expect(doc?.journey.restarts.maxByRole).toEqual({ etcd: 0, 'control-plane': 0, worker: 0 });
-    expect(new Set(Object.values(doc!.running.kubelets))).toEqual(new Set(['v1.26.15']));
+  it('rke-intree to 1.33: refused before a twin starts (past RKE\u2019s last minor), nothing written, exit 2', async () => {
+    const io = recordingIo({ env: { PATH: process.env.PATH }, cwd: root });
+    const dir = join(root, 'rke-133');
+    const code = await runCli(
+      ['demo', '--scenario', 'rke-intree', '--target-version', '1.33', '--dir', dir, '-o', 'json'],
+      io,
+    );
+    expect(code).toBe(2);
+    const doc = JSON.parse(io.stdoutText) as { error: { code: string; location: { field: string } } };
+    expect(doc.error).toMatchObject({
+      code: 'UP-PLAN-TARGET-UNSUPPORTED',
+      location: { field: '--target-version' },
+    });
+    expect(existsSync(dir)).toBe(false);
   }, 120_000);
 
   it('rke2-intree to v1.27.16+rke2r1: migrated and upgraded in the switch, the twin runs 1.27 everywhere', async () => {

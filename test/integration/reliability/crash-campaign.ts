@@ -297,6 +297,12 @@ export class Milestones {
   }
 
   line(line: string): void {
+    // With -o json the CLI writes each engine event as one JSON line on stderr (cli/command-kit.ts
+    // progressPrinter): the same milestones, read from the events themselves.
+    if (line.startsWith('{')) {
+      this.event(line);
+      return;
+    }
     const started = /^→ (\S+):/.exec(line);
     if (started) {
       this.step = started[1];
@@ -322,6 +328,19 @@ export class Milestones {
         return;
       }
     }
+  }
+
+  private event(line: string): void {
+    let e: { type?: string; step?: string; gate?: unknown; result?: { type?: string } };
+    try {
+      e = JSON.parse(line) as typeof e;
+    } catch {
+      return;
+    }
+    if (e.type === 'step-started') this.step = e.step;
+    else if (e.type === 'step-verified') this.seen.add(`${e.step ?? ''}|verified`);
+    else if (e.type === 'gate-finished' && e.result?.type === 'passed')
+      this.seen.add(`${e.step ?? ''}|${JSON.stringify(e.gate)}`);
   }
 }
 

@@ -32,7 +32,11 @@ export function gatesAfterUndo(plan: MigrationPlan, step: PlanStep): Gate[] {
   const previous = earlier.at(-1);
   // Cordoning is transient during a rollback: Rancher's rolls cordon and uncordon each node they restart, and
   // undoing the cordon step ends it anyway, so nodes-cordoned is not waited for between undos.
-  const base = (previous ? previous.gates : invariantGates(plan)).filter((g) => g.type !== 'nodes-cordoned');
+  // promise-kept judges a forward step's window; a rollback is the way out and must not be stopped by a gap
+  // it cannot undo (no-ownership-overlap still guards it, and status and report show every gap's figure).
+  const base = (previous ? previous.gates : invariantGates(plan)).filter(
+    (g) => g.type !== 'nodes-cordoned' && g.type !== 'promise-kept',
+  );
   const has = (type: Gate['type']): boolean => base.some((g) => g.type === type);
   const extra: Gate[] = [];
   // Undoing a cluster-definition edit sets off another roll (Rancher, rke up): wait for it as the step did.
