@@ -40,8 +40,12 @@ export function evaluatePromiseKept(input: PromiseGateInput): GateVerdict {
   const window = stepWindow(evidence.history, step, evidence.now);
   const figures = promiseFigures(input.timeline, evidence, window);
   if (!figures) return pass('no lease observations to judge');
-  const all = promiseBreaches(figures);
-  const breaches = promiseBreaches(figures, input.acceptedUntil);
+  // promise-kept stops on gaps; overlap is the no-ownership-overlap gate's (overlaps.ts, on the steps where
+  // managers change hands): the figures' own overlap reading lets a holder live until the next look, which
+  // across the gaps between runs (--until, a kill) reads a handover as an overlap that never was.
+  const gapsOnly = (list: PromiseBreach[]): PromiseBreach[] => list.filter((b) => b.kind === 'gap');
+  const all = gapsOnly(promiseBreaches(figures));
+  const breaches = gapsOnly(promiseBreaches(figures, input.acceptedUntil));
   const accepted = all.length - breaches.length;
   const where = step ? ` during step ${step}` : '';
   if (breaches.length > 0) {
