@@ -111,9 +111,16 @@ export function demoJourney(journal: Journal | undefined): DemoJourney | undefin
  * The demo's verdict: verify's, and a migration that did not get to its end (a gate failed, nobody could do a
  * person's step) fails the demo even where verify passes, e.g. stopped between two hops of a journey.
  */
-export function demoExitCode(migration: MigrateResult, verified: ExitCode): ExitCode {
-  if (verified !== ExitCode.ok) return verified;
+export function demoExitCode(
+  migration: MigrateResult,
+  verified: ExitCode,
+  verifyOutcome?: 'pass' | 'fail' | 'incomplete',
+): ExitCode {
   const o = migration.outcome;
+  // A cluster already on the external provider has no migration to prove: verify's journal checks (load
+  // balancers kept, no overlap) are skipped, not failed, and nothing else is wrong.
+  const nothingToProve = o.type === 'nothing-to-do' && verifyOutcome === 'incomplete';
+  if (verified !== ExitCode.ok && !nothingToProve) return verified;
   const finished =
     o.type === 'nothing-to-do' ||
     o.type === 'already-completed' ||
@@ -234,7 +241,7 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
       writeFileSync(report.markdown, renderReportMarkdown(model));
     }
     return {
-      exitCode: demoExitCode(migration, verified.exitCode),
+      exitCode: demoExitCode(migration, verified.exitCode, verified.report.outcome),
       scenario: scenario.name,
       preflight: pre.report,
       migration,
