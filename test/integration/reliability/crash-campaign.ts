@@ -37,7 +37,7 @@ import { loadScenario } from '../../../packages/sandbox/src/scenarios/index.js';
 import { exposeTwin, startTwin, type Twin } from '../../../packages/sandbox/src/twin/index.js';
 import { TWIN_RKE_VERSION } from '../../../packages/sandbox/src/twin/rke/rke-up.js';
 import { RANCHER_NAMESPACE } from '../../../packages/sandbox/src/twin/rke2/provisioning-cluster.js';
-import { clusterRolledOut, settled } from './harness.js';
+import { clusterRolledOut, onlyStillRolling, settled } from './harness.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -669,14 +669,7 @@ async function settledVerify(
     const { code, stdout } = await runOnce(cli, ['verify', '-o', 'json', ...sb.cli.target], sb.cli);
     const report = JSON.parse(stdout) as { checks: { id: string; status: string; detail: string }[] };
     const failed = report.checks.filter((c) => c.status === 'fail');
-    const rolling =
-      failed.length > 0 &&
-      failed.every(
-        (c) =>
-          (c.id === 'ccm-running' || c.id === 'kcm-external') &&
-          /rollout to finish|not running and ready/.test(c.detail),
-      );
-    if (!rolling || attempts >= 10)
+    if (!onlyStillRolling(failed) || attempts >= 10)
       return { exitCode: code ?? -1, failed: failed.map((c) => `${c.id}: ${c.detail}`) };
     await sb.clock.sleep(30_000);
   }
