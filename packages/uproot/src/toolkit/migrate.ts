@@ -23,6 +23,7 @@ import {
   type LeasePoller,
   type LookStore,
 } from '../engine/gates/lease-poller.js';
+import { createLeaseHandoff, type LeaseHandoff } from '../engine/gates/lease-handoff.js';
 import { sharedOutcomeExitCode } from '../engine/run-outcomes.js';
 import { sanitizePlan } from '../engine/sanitize.js';
 import type { Clusters } from './session/cluster-access.js';
@@ -174,7 +175,13 @@ export async function migrate(
     });
     const save = (j: Journal): Promise<Journal> => locked.store.save(j);
     const actions = { ...execution, clock, saveJournal: save, ...opt('notify', deps.onEvent) };
-    const result = await withLeaseLooks(execution, journal, clock, locked, (leaseLooks) =>
+    const handoff = createLeaseHandoff({
+      objects: clusters.downstream,
+      clock,
+      watched: watchedLeases(journal),
+      ...opt('notify', deps.onEvent && ((message: string) => deps.onEvent?.({ type: 'note', message }))),
+    });
+    const result = await withLeaseLooks(execution, journal, clock, { ...locked, handoff }, (leaseLooks) =>
       runPlan(
         journal.plan,
         journal,
@@ -204,15 +211,16 @@ async function withLeaseLooks<T>(
   execution: { readonly reader: Parameters<typeof startLeasePoller>[0]['reader'] },
   journal: Journal,
   clock: Clock,
-  locked: { readonly signal: AbortSignal; readonly store: LookStore },
+  locked: { readonly signal: AbortSignal; readonly store: LookStore; readonly handoff: LeaseHandoff },
   run: (looks: LeasePoller) => Promise<T>,
 ): Promise<T> {
-  const { signal, store } = locked;
+  const { signal, store, handoff } = locked;
   const looks = startLeasePoller({
     reader: execution.reader,
     clock,
     watched: watchedLeases(journal),
     signal,
+    handoff,
   });
   try {
     return await run(looks);

@@ -13,6 +13,7 @@ import type { Journal, LeaseRecord } from '../journal/journal-schema.js';
 import { appendLeaseRecords } from '../journal/journal-transitions.js';
 import type { GateReader } from './gate-facts.js';
 import { leaseRecordsOf } from './gate-runner.js';
+import type { LeaseHandoff } from './lease-handoff.js';
 
 export interface LeasePoller extends LeaseLooks {
   /** Stops polling; resolves when the last look has ended. */
@@ -27,22 +28,29 @@ export function startLeasePoller(options: {
   readonly watched: ReadonlySet<string>;
   readonly intervalMs?: number;
   readonly signal?: AbortSignal;
+  /** Releases leases that expired (lease-handoff.ts); without it the looks only read. */
+  readonly handoff?: LeaseHandoff;
 }): LeasePoller {
   const stopper = new AbortController();
   const stopOnAbort = (): void => stopper.abort();
   options.signal?.addEventListener('abort', stopOnAbort, { once: true });
   let pending: LeaseRecord[] = [];
+  const interval = options.intervalMs ?? LEASE_POLL_INTERVAL_MS;
   const loop = async (): Promise<void> => {
     while (!stopper.signal.aborted) {
+      let wakeAt: number | undefined;
       try {
         const now = options.clock.now();
-        const looks = leaseRecordsOf(await options.reader.leases(LEASE_NAMESPACE), options.watched, now);
-        pending = appendLeaseLooks(pending, looks).timeline;
+        const leases = await options.reader.leases(LEASE_NAMESPACE);
+        pending = appendLeaseLooks(pending, leaseRecordsOf(leases, options.watched, now)).timeline;
+        wakeAt = await options.handoff?.look(leases);
       } catch {
         // Best effort, like the gates' looks: a failed read only leaves a longer (never shorter) gap.
       }
+      // The next look at the next interval, or exactly when a lease expires if that comes first.
+      const untilExpiry = wakeAt === undefined ? interval : wakeAt - options.clock.now();
       try {
-        await options.clock.sleep(options.intervalMs ?? LEASE_POLL_INTERVAL_MS, stopper.signal);
+        await options.clock.sleep(Math.max(1, Math.min(interval, untilExpiry)), stopper.signal);
       } catch {
         return;
       }

@@ -27,9 +27,6 @@ export interface RkeCcmChart {
   readonly helmController: boolean;
   readonly tags: CcmTags;
   readonly installValues: JsonRecord;
-  readonly targetValues: JsonRecord;
-  /** The CCM moves to the target minor's release with the cluster. */
-  readonly moves: boolean;
   /** The carried in-tree cloud config (ConfigMap kube-system/aws-cloud-config), if any. */
   readonly cloudConfig: string | undefined;
 }
@@ -57,8 +54,6 @@ export function rkeCcmChart(
     helmController,
     tags,
     installValues: values(tags.installTag),
-    targetValues: values(tags.targetTag),
-    moves: tags.targetTag !== tags.installTag,
     cloudConfig: carried.cloudConfig,
   };
 }
@@ -81,10 +76,6 @@ function cloudConfigChanges(plan: PlanAssembly, chart: RkeCcmChart): Change[] {
       object: configMap,
     },
   ];
-}
-
-function targetValuesPath(chart: RkeCcmChart): string {
-  return `ccm/values-${chart.tags.targetTag}.yaml`;
 }
 
 const FINAL_VALUES = 'ccm/values-without-leader-migration.yaml';
@@ -163,21 +154,18 @@ export function confirmInstalledStep(source: string): PlanStep {
   };
 }
 
-/** Where the cluster moves to a newer minor: its values file, and the change that moves the CCM along. */
-export function moveCcmChanges(plan: PlanAssembly, chart: RkeCcmChart): Change[] {
-  if (!chart.moves) return [];
-  plan.addArtifact({
-    path: targetValuesPath(chart),
-    description: 'Helm values with the CCM at the target minor',
-    content: valuesYaml(chart.targetValues),
-  });
-  const what = `Move the CCM to ${chart.tags.targetTag} with the cluster`;
-  return [chartChange(chart, chart.targetValues, targetValuesPath(chart), what)];
-}
-
-/** The values without leader migration, then the (optional) disable-leader-migration step. */
+/**
+ * The values without leader migration and with the CCM at the target minor, then the (optional)
+ * disable-leader-migration step: one CCM rollout for both. The image does not move in switch-to-external: a
+ * new tag there rolls the CCM DaemonSet while `rke up` restarts the KCM holding the migration lease, so the CCM
+ * leader (campaigning for the migration lease) and the KCM would go at once, and a fresh CCM starts its
+ * migration elector only after winning its main lease (k8s.io/cloud-provider app/controllermanager.go,
+ * leaderMigrator.MigrationReady): two handovers back to back, over 30 s without the migrated controllers
+ * (the crash campaign measured 33.4 s). An older CCM is within the skew policy until then (decision 0022).
+ */
 export function addDisableLeaderMigration(plan: PlanAssembly, chart: RkeCcmChart, source: string): void {
   const finalValues = withoutLeaderMigration(withImageTag(chart.installValues, chart.tags.targetTag));
+  const moves = chart.tags.targetTag !== chart.tags.installTag;
   plan.addArtifact({
     path: FINAL_VALUES,
     description: 'Helm values after disabling leader migration',
@@ -185,21 +173,13 @@ export function addDisableLeaderMigration(plan: PlanAssembly, chart: RkeCcmChart
   });
   plan.addStep(
     disableLeaderMigrationStep({
-      description:
-        'Upgrade the chart without --enable-leader-migration=true; only one controller manager runs the cloud controllers now.',
+      description: `Upgrade the chart without --enable-leader-migration=true${moves ? ` and with the CCM at ${ccmImage(chart.tags.targetTag)} (one rollout for both)` : ''}; only one controller manager runs the cloud controllers now.`,
       source,
       changes: [chartChange(chart, finalValues, FINAL_VALUES, 'Disable leader migration')],
       gates: [gates.ccmRolledOut()],
       undo: {
         description: 'Upgrade the chart with leader migration again.',
-        changes: [
-          chartChange(
-            chart,
-            chart.targetValues,
-            chart.moves ? targetValuesPath(chart) : 'ccm/values.yaml',
-            'Re-enable leader migration',
-          ),
-        ],
+        changes: [chartChange(chart, chart.installValues, 'ccm/values.yaml', 'Re-enable leader migration')],
       },
     }),
   );

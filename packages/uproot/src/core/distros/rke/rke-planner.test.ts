@@ -108,11 +108,18 @@ describe('RKE node names and helm-controller', () => {
     });
   });
 
-  it('writes kubernetes_version and moves the CCM with --target-version', () => {
+  it('writes kubernetes_version with --target-version and moves the CCM only when leader migration goes off', () => {
     const { def, plan } = planOf(CLUSTER_YML, { targetVersion: 'v1.27.16-rancher1-1' });
     const final = replayObject(rkePlanner, plan, def.document) as Record<string, unknown>;
     expect(final.kubernetes_version).toBe('v1.27.16-rancher1-1');
-    expect(plan.artifacts.map((a) => a.path)).toContain('ccm/values-v1.27.10.yaml');
+    const switched = plan.steps.find((s) => s.id === 'switch-to-external');
+    // The switch leaves the CCM at its install tag (one handover while rke up rolls the KCMs) ...
+    expect(JSON.stringify(switched?.changes)).not.toMatch(/v1\.27\.10|aws-cloud-controller-manager/);
+    expect(plan.artifacts.map((a) => a.path)).not.toContain('ccm/values-v1.27.10.yaml');
+    // ... and disable-leader-migration moves it, in the same rollout that turns leader migration off.
+    const finalValues = plan.artifacts.find((a) => a.path === 'ccm/values-without-leader-migration.yaml');
+    expect(finalValues?.content).toContain('v1.27.10');
+    expect(finalValues?.content).not.toContain('enable-leader-migration');
   });
 
   it('gives nothing to do for external-aws, and refuses bad input at its line', () => {

@@ -49,7 +49,6 @@ import {
   ccmInstallFinding,
   confirmInstalledStep,
   hopCcmChanges,
-  moveCcmChanges,
   rkeCcmChart,
   runsHelmController,
 } from './rke-ccm-steps.js';
@@ -172,13 +171,12 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
     `Set cloud_provider to {name: external-aws, useInstanceMetadataHostname: ${useInstanceMetadataHostname}} and remove the enable-leader-migration extra_arg${upgradeText}.`,
     'Edit cluster.yml back to the in-tree provider with leader migration.',
   );
-  const moveCcm = moveCcmChanges(plan, chart);
   plan.addStep(
     switchToExternalStep({
       description:
         'RKE updates and uncordons each node; the KCMs stop running the cloud controllers and the CCM pods take over through the migration lease. uproot uncordons the control-plane nodes afterwards (a no-op where RKE already did).',
       source: `${SEED_002}, step 5; ${SEED_004}, steps 1-2 (RKE)`,
-      changes: [...editChanges(switched, ...applyCluster), ...moveCcm],
+      changes: editChanges(switched, ...applyCluster),
       selector: CP_SELECTOR,
       ...(versions.upgrade ? { versionGate: gates.kubernetesVersion('rke', versions.target.raw) } : {}),
       undo: {
