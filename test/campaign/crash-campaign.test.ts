@@ -3,6 +3,8 @@ import {
   CAMPAIGNS,
   GAP_BOUND_SECONDS,
   MIGRATED_CONTROLLERS,
+  STANDBYS_ALONE_BOUND_SECONDS,
+  killedDuring,
   campaignSeed,
   runCampaign,
   type CampaignResult,
@@ -45,15 +47,18 @@ describe.each(CAMPAIGNS)('crash campaign on $scenario to $targetVersion', ({ sce
       expect(c.overlapSeconds, `${name} ran in two managers (${why})`).toBe(0);
   });
 
-  it(`keeps every migrated controller within the ${GAP_BOUND_SECONDS} s bound`, () => {
+  it(`keeps every migrated controller within the ${GAP_BOUND_SECONDS} s bound while uproot runs`, () => {
     const r = results.get(scenario);
     expect(r, 'the campaign did not run').toBeDefined();
     for (const name of MIGRATED_CONTROLLERS) {
       const c = r!.controllers[name];
       if (!c) continue;
-      expect(c.maxGapSeconds, `${name}: seed ${seed}, ${JSON.stringify(r!.steps)}`).toBeLessThanOrEqual(
-        GAP_BOUND_SECONDS,
-      );
+      for (const gap of c.gaps) {
+        const why = `${name}: gap of ${gap.seconds} s at ${gap.at} s, seed ${seed}, kills at ${JSON.stringify(r!.kills.map((k) => k.simulatedSecond))}, ${JSON.stringify(r!.steps)}`;
+        // A kill during the expiry left the handover to the standbys: client-go's own worst case holds.
+        const bound = killedDuring(gap, r!.kills) ? STANDBYS_ALONE_BOUND_SECONDS : GAP_BOUND_SECONDS;
+        expect(gap.seconds, why).toBeLessThanOrEqual(bound);
+      }
     }
   });
 });

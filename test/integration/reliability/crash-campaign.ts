@@ -54,6 +54,26 @@ export const MIGRATED_CONTROLLERS = ['service', 'cloud-node-lifecycle', 'route']
 /** LeaseDuration + RetryPeriod (15 s + 2 s) plus 3 s for a process start: the bound with default flags. */
 export const GAP_BOUND_SECONDS = 20;
 
+/**
+ * While uproot is down (killed, not yet looking again) nobody hands an expired lease over (decision 0027), and
+ * a handover takes the standbys' own time: at most LeaseDuration + 2 × 2.2 × RetryPeriod (client-go's jittered
+ * acquire loop) + 3 s for a process start, with the default flags.
+ */
+export const STANDBYS_ALONE_BOUND_SECONDS = 15 + 2 * 2.2 * 2 + 3;
+
+/**
+ * A gap uproot could not shorten: no run was looking at some moment between the old holder's last renewal (a
+ * look before the gap began) and the gap's end, so no run saw the lease expire from its start.
+ */
+export function killedDuring(
+  gap: { readonly at: number; readonly seconds: number },
+  kills: readonly Pick<Kill, 'simulatedSecond' | 'resumedSecond'>[],
+): boolean {
+  return kills.some(
+    (k) => k.simulatedSecond <= gap.at + gap.seconds && (k.resumedSecond ?? Infinity) >= gap.at - 1,
+  );
+}
+
 export interface CampaignOptions {
   readonly scenario: string;
   readonly targetVersion: string;
@@ -77,6 +97,8 @@ export interface Kill {
   /** Whether the journal existed when the kill came. */
   readonly journalExisted: boolean;
   readonly simulatedSecond: number;
+  /** When the next run first reported (its lease looks had begun), in the same seconds. */
+  readonly resumedSecond?: number;
 }
 
 export interface CampaignResult {
@@ -94,9 +116,20 @@ export interface CampaignResult {
   readonly steps: readonly { readonly step: string; readonly at: number }[];
   readonly verify: { readonly exitCode: number; readonly failed: readonly string[] };
   readonly apiServerVersion: string;
-  /** The twin's ledger per controller; `worstGapAt`: the largest gap's start, in the same seconds as `steps`. */
+  /**
+   * The twin's ledger per controller; `worstGapAt`: the largest gap's start, in the same seconds as `steps`;
+   * `gaps`: every gap (start and length in those seconds), to tell the ones a kill left to the standbys.
+   */
   readonly controllers: Readonly<
-    Record<string, { overlapSeconds: number; maxGapSeconds: number; worstGapAt?: number }>
+    Record<
+      string,
+      {
+        overlapSeconds: number;
+        maxGapSeconds: number;
+        worstGapAt?: number;
+        gaps: readonly { readonly at: number; readonly seconds: number }[];
+      }
+    >
   >;
   readonly wallSeconds: number;
   readonly simulatedSeconds: number;
@@ -400,7 +433,8 @@ async function attempt(
   args: string[],
   target: CliTarget,
   progress: Milestones,
-  kill: () => boolean,
+  /** Asked every 20 ms whether to kill now, with how many lines the run has printed so far. */
+  kill: (linesSeen: number) => boolean,
 ): Promise<Attempt> {
   const child = spawn(process.execPath, [...cli, ...args], {
     cwd: target.cwd,
@@ -413,10 +447,12 @@ async function attempt(
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   let stderr = '';
   let partial = '';
+  let linesSeen = 0;
   child.stderr.on('data', (d: Buffer) => {
     stderr += d.toString();
     const lines = (partial + d.toString()).split('\n');
     partial = lines.pop() ?? '';
+    linesSeen += lines.length;
     for (const line of lines) progress.line(line);
   });
   let exited = false;
@@ -428,7 +464,7 @@ async function attempt(
   );
   let killed = false;
   while (!exited) {
-    if (!killed && kill()) {
+    if (!killed && kill(linesSeen)) {
       killGroup(child);
       killed = true;
     }
@@ -526,13 +562,15 @@ function ledgerFigures(twin: Twin, start: number): CampaignResult['controllers']
   };
   return Object.fromEntries(
     Object.entries(twin.ledgerReport().controllers).map(([name, c]) => {
-      const worst = [...(detail.controllers[name]?.gaps ?? [])].sort((a, b) => b.seconds - a.seconds)[0];
+      const gaps = detail.controllers[name]?.gaps ?? [];
+      const worst = [...gaps].sort((a, b) => b.seconds - a.seconds)[0];
       return [
         name,
         {
           overlapSeconds: c.overlapSeconds ?? 0,
           maxGapSeconds: c.maxGapSeconds ?? 0,
           ...(worst ? { worstGapAt: round((Date.parse(worst.from) - start) / 1000) } : {}),
+          gaps: gaps.map((g) => ({ at: round((Date.parse(g.from) - start) / 1000), seconds: g.seconds })),
         },
       ];
     }),
@@ -564,6 +602,7 @@ async function killAndResume(
   const probe = journalProbe(sb.twin);
   const progress = new Milestones();
   const kills: Kill[] = [];
+  let awaitingResume: number | undefined;
   const failedRuns: { exitCode: number | null; tail: string }[] = [];
   const second = (): number => round((sb.clock.now() - start) / 1000);
   const start = sb.clock.now();
@@ -603,7 +642,13 @@ async function killAndResume(
     if (run > schedule.length + 40)
       throw new Error(`the campaign does not end: ${JSON.stringify(failedRuns.slice(-3))}`);
     const when = killMoment(run === 0 && !noKills, schedule[noKills ? kills.length : kills.length - 1]);
-    const result = await attempt(cli, argv(), sb.cli, progress, () => {
+    const result = await attempt(cli, argv(), sb.cli, progress, (linesSeen) => {
+      // The run's first line comes once it holds the lock and has read the journal: its lease looks begin.
+      const killed = awaitingResume === undefined || linesSeen === 0 ? undefined : kills[awaitingResume];
+      if (killed) {
+        kills[awaitingResume!] = { ...killed, resumedSecond: second() };
+        awaitingResume = undefined;
+      }
       if (steps.at(-1)?.step !== progress.currentStep && progress.currentStep)
         steps.push({ step: progress.currentStep, at: second() });
       const due = when();
@@ -619,6 +664,7 @@ async function killAndResume(
       return due;
     });
     if (result.killed) {
+      awaitingResume = kills.length - 1;
       log(`kill ${kills.length} at ${second()} s: ${JSON.stringify(kills.at(-1))}`);
       continue;
     }
