@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clusterSnapshotSchema } from 'uproot/core';
 
 /**
  * A scenario: one kind of cluster on AWS, described as data, that the twin turns into a running sandbox.
@@ -295,6 +296,12 @@ export const scenarioSchema = z
     network: network.default({ cloudRoutes: false }),
     rke: rke.default({ managedBy: 'rke-cli', rancherVersion: 'v2.8.5' }),
     migration: migration.default({}),
+    /**
+     * The record of a live cluster `uproot snapshot` wrote (issue 27, docs/snapshot.md). With it the twin's
+     * machines, names, ids, tags, IAM and load balancers are the recorded ones, and the node pools, naming,
+     * region, migration-lease grant and workloads are derived from it (scenarios/from-snapshot.ts).
+     */
+    snapshot: clusterSnapshotSchema.optional(),
     timings: timings.default({
       rolloutNodeDelaySeconds: 10,
       componentRestartSeconds: 2,

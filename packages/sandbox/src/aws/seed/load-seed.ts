@@ -124,6 +124,7 @@ export function loadSeed(state: AwsState, seed: ParsedAwsSeed, file?: string): v
   each(seed.classicLoadBalancers, 'classicLoadBalancers', (lb) => {
     state.elb.create({
       name: lb.name,
+      ...(lb.dnsName ? { dnsName: lb.dnsName } : {}),
       scheme: lb.scheme,
       subnetIds: lb.subnetIds,
       securityGroupIds: lb.securityGroupIds,
@@ -151,6 +152,7 @@ export function loadSeed(state: AwsState, seed: ParsedAwsSeed, file?: string): v
   each(seed.loadBalancers, 'loadBalancers', (lb) => {
     const created = state.elbv2.createLoadBalancer({
       name: lb.name,
+      ...(lb.dnsName ? { dnsName: lb.dnsName } : {}),
       type: lb.type,
       scheme: lb.scheme,
       subnetIds: lb.subnetIds.length > 0 ? lb.subnetIds : firstSubnetPerZone(state),
