@@ -53,9 +53,18 @@ function namingOf(snapshot: ClusterSnapshot, machines: readonly RecordedMachine[
   return { mode, dhcpDomain: domain && mode === 'custom-dhcp-domain' ? domain : 'corp.example.com', rkeHostnameOverride: false };
 }
 
+/**
+ * `granted` when the recorded SubjectAccessReviews let the kube-controller-manager at the migration lease
+ * (what `rbac.migrationLease` models); the CCM's service account does not exist before the migration, so its
+ * reviews say nothing about the grant.
+ */
 function leaseGranted(snapshot: ClusterSnapshot): boolean {
-  const reviews = (snapshot.kubernetes.leaseRbac?.reviews ?? []) as { allowed?: unknown }[];
-  return reviews.length === 0 || reviews.every((r) => r.allowed === true);
+  const reviews = (snapshot.kubernetes.leaseRbac?.reviews ?? []) as {
+    identity?: { user?: unknown };
+    allowed?: unknown;
+  }[];
+  const kcm = reviews.filter((r) => r.identity?.user === 'system:kube-controller-manager');
+  return kcm.every((r) => r.allowed === true);
 }
 
 function workloadsOf(snapshot: ClusterSnapshot): Scenario['workloads'] {
