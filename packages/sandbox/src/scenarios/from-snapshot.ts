@@ -78,6 +78,7 @@ function workloadsOf(snapshot: ClusterSnapshot): Scenario['workloads'] {
         namespace: s.namespace,
         port: first?.port ?? 80,
         targetPort: typeof first?.targetPort === 'number' ? first.targetPort : (first?.port ?? 8080),
+        ...(first?.nodePort ? { nodePort: first.nodePort } : {}),
         annotations: { ...s.annotations },
       };
     }),

@@ -109,6 +109,8 @@ const loadBalancerService = z
     namespace: k8sName.default('default'),
     port: z.number().int().min(1).max(65535).default(80),
     targetPort: z.number().int().min(1).max(65535).default(8080),
+    /** The node port (allocated when omitted); a replayed snapshot keeps the recorded one. */
+    nodePort: z.number().int().min(30000).max(32767).optional(),
     /**
      * The Service's annotations. The twin still seeds a classic ELB for it, as the in-tree provider created it
      * before anyone annotated it: `service.beta.kubernetes.io/aws-load-balancer-type: nlb` here is the

@@ -54,7 +54,8 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotRun> {
     const instances =
       aws.state === 'ok' && aws.value.instances.state === 'ok' ? aws.value.instances.value : [];
     const vpcIds = [...new Set(instances.map((i) => i.vpcId).filter((v): v is string => !!v))];
-    extras = await readAwsSnapshotExtras(clients, vpcIds);
+    const groupIds = [...new Set(instances.flatMap((i) => i.securityGroupIds))];
+    extras = await readAwsSnapshotExtras(clients, vpcIds, groupIds);
   });
   const target = describeTarget(reads.downstream);
   const rancherCluster = options.cluster ? parseClusterRef(options.cluster) : undefined;

@@ -106,6 +106,9 @@ export function snapshotAwsSeed(
   const instanceIds = new Set(layout.instances.map((i) => i.instanceId));
   const byId = new Map(layout.instances.map((i) => [i.instanceId, i]));
   const { managedPolicies, roles } = policySeeds(aws);
+  const lbs = loadBalancerSeeds(snapshot, services, groupIds, instanceIds);
+  // The in-tree provider finds an ELB's own group by name (`k8s-elb-<load balancer name>`): it follows the rename.
+  const renamed = new Map(lbs.renamed.map(([from, to]) => [`k8s-elb-${from}`, `k8s-elb-${to}`]));
   return {
     region: aws.region,
     ...(/^\d{12}$/.test(aws.accountId) ? { accountId: aws.accountId } : {}),
@@ -135,7 +138,7 @@ export function snapshotAwsSeed(
     })),
     securityGroups: aws.securityGroups.map((g) => ({
       id: g.groupId,
-      name: g.groupName,
+      name: renamed.get(g.groupName) ?? g.groupName,
       ...(g.vpcId ? { vpcId: g.vpcId } : {}),
       tags: g.tags,
     })),
@@ -161,7 +164,8 @@ export function snapshotAwsSeed(
           tags: i.tags,
         };
       }),
-    ...loadBalancerSeeds(snapshot, services, groupIds, instanceIds),
+    classicLoadBalancers: lbs.classicLoadBalancers,
+    loadBalancers: lbs.loadBalancers,
   };
 }
 
@@ -175,7 +179,7 @@ function loadBalancerSeeds(
   services: readonly { object: KubeObject; ports: readonly { port: number; nodePort: number }[] }[],
   groupIds: ReadonlySet<string>,
   instanceIds: ReadonlySet<string>,
-): { classicLoadBalancers: SeedObject[]; loadBalancers: SeedObject[] } {
+): { classicLoadBalancers: SeedObject[]; loadBalancers: SeedObject[]; renamed: [string, string][] } {
   const aws = snapshot.aws!;
   const twinService = new Map(
     services.map((s) => [`${metaOf(s.object).namespace ?? 'default'}/${metaOf(s.object).name ?? ''}`, s]),
@@ -187,6 +191,7 @@ function loadBalancerSeeds(
   }
   const classic: SeedObject[] = [];
   const v2: SeedObject[] = [];
+  const renamed: [string, string][] = [];
   for (const lb of aws.loadBalancers) {
     const svc = owner.get(lb.dnsName);
     const common = {
@@ -210,12 +215,14 @@ function loadBalancerSeeds(
       : lb.listeners
           .filter((l) => l.instancePort !== undefined)
           .map((l) => ({ protocol: l.protocol, loadBalancerPort: l.port, instancePort: l.instancePort! }));
+    const name = svc ? loadBalancerNameFor(metaOf(svc.object).uid ?? '') : lb.name;
+    if (name !== lb.name) renamed.push([lb.name, name]);
     classic.push({
-      name: svc ? loadBalancerNameFor(metaOf(svc.object).uid ?? '') : lb.name,
+      name,
       ...common,
       listeners,
       instanceIds: lb.instanceIds.filter((i) => instanceIds.has(i)),
     });
   }
-  return { classicLoadBalancers: classic, loadBalancers: v2 };
+  return { classicLoadBalancers: classic, loadBalancers: v2, renamed };
 }

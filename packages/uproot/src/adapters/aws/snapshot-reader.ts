@@ -19,11 +19,11 @@ import {
   type ElasticLoadBalancingV2Client,
   type LoadBalancer as V2LoadBalancer,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import type { Readable } from '../../core/checks/index.js';
+import type { Readable, SecurityGroupFacts } from '../../core/checks/index.js';
 import type { SnapshotAws } from '../../core/snapshot/index.js';
 import type { AwsClients } from './aws-clients.js';
 import { awsFailureReason } from './aws-errors.js';
-import { chunk, FILTER_VALUES_PER_CALL, tagsOf } from './ec2-reader.js';
+import { chunk, describeSecurityGroups, FILTER_VALUES_PER_CALL, tagsOf } from './ec2-reader.js';
 
 export type RouteTableRecord = SnapshotAws['routeTables'][number];
 export type LoadBalancerRecord = SnapshotAws['loadBalancers'][number];
@@ -31,11 +31,14 @@ export type LoadBalancerRecord = SnapshotAws['loadBalancers'][number];
 export interface AwsSnapshotExtras {
   readonly routeTables: Readable<RouteTableRecord[]>;
   readonly loadBalancers: Readable<LoadBalancerRecord[]>;
+  /** The load balancers' security groups the nodes' instances do not have (`k8s-elb-…`). */
+  readonly loadBalancerSecurityGroups: Readable<SecurityGroupFacts[]>;
 }
 
 export async function readAwsSnapshotExtras(
   aws: AwsClients,
   vpcIds: readonly string[],
+  knownGroupIds: readonly string[],
 ): Promise<AwsSnapshotExtras> {
   const [routeTables, loadBalancers] = await Promise.all([
     attempt('ec2:DescribeRouteTables', () => describeRouteTables(aws.ec2, vpcIds)),
@@ -44,7 +47,16 @@ export async function readAwsSnapshotExtras(
       ...(await describeV2(aws.elbv2)),
     ]),
   ]);
-  return { routeTables, loadBalancers };
+  const known = new Set(knownGroupIds);
+  const lbGroups =
+    loadBalancers.state === 'ok'
+      ? [...new Set(loadBalancers.value.flatMap((lb) => lb.securityGroupIds))].filter((g) => !known.has(g))
+      : [];
+  const loadBalancerSecurityGroups: Readable<SecurityGroupFacts[]> =
+    lbGroups.length > 0
+      ? await attempt('ec2:DescribeSecurityGroups', () => describeSecurityGroups(aws.ec2, lbGroups))
+      : { state: 'ok', value: [] };
+  return { routeTables, loadBalancers, loadBalancerSecurityGroups };
 }
 
 async function describeRouteTables(ec2: EC2Client, vpcIds: readonly string[]): Promise<RouteTableRecord[]> {

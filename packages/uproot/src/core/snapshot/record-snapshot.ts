@@ -13,6 +13,7 @@ import type {
   KubeSnapshot,
   PreflightSnapshot,
   Readable,
+  SecurityGroupFacts,
 } from '../checks/snapshot.js';
 import {
   SNAPSHOT_FORMAT_VERSION,
@@ -26,6 +27,8 @@ import {
 export interface SnapshotAwsExtras {
   readonly routeTables: Readable<SnapshotAws['routeTables']>;
   readonly loadBalancers: Readable<SnapshotAws['loadBalancers']>;
+  /** Security groups of the load balancers that no node's instance has. */
+  readonly loadBalancerSecurityGroups?: Readable<readonly SecurityGroupFacts[]>;
 }
 
 export interface RecordSnapshotInput {
@@ -145,10 +148,10 @@ function recordAws(
         tags: { ...s.tags },
       })),
     routeTables: value('aws.routeTables', extras?.routeTables, []),
-    securityGroups: value('aws.securityGroups', facts.securityGroups, []).map((g) => ({
-      ...g,
-      tags: { ...g.tags },
-    })),
+    securityGroups: [
+      ...value('aws.securityGroups', facts.securityGroups, []),
+      ...value('aws.loadBalancerSecurityGroups', extras?.loadBalancerSecurityGroups, []),
+    ].map((g) => ({ ...g, tags: { ...g.tags } })),
     instanceProfiles: iam.profiles.map((p) => ({
       name: p.name,
       roles: p.roles.state === 'ok' ? [...p.roles.value] : [],
