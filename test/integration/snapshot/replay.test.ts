@@ -65,6 +65,13 @@ async function stepIds(sb: ReliabilityTwin): Promise<string[]> {
   return doc.plan!.steps.map((s) => s.id);
 }
 
+/** `uproot plan` with migrate's connection flags: the live cluster's plan (issue 27 part 4). */
+async function livePlanSteps(sb: ReliabilityTwin): Promise<string[]> {
+  const r = await cli(sb, ['plan', '-o', 'json', ...targetFlags(sb)]);
+  expect(r.code, r.err).toBe(0);
+  return (JSON.parse(r.out) as { steps: { id: string }[] }).steps.map((s) => s.id);
+}
+
 interface NodeView {
   name: string;
   labels: Record<string, string>;
@@ -175,6 +182,7 @@ async function injectDefects(sb: ReliabilityTwin): Promise<void> {
 interface Observed {
   verdicts: Record<string, string>;
   steps: string[];
+  planSteps: string[];
   nodes: NodeView[];
   hostnames: Record<string, string[]>;
   subnetTags: Record<string, Record<string, string>>;
@@ -184,6 +192,7 @@ async function observe(sb: ReliabilityTwin): Promise<Observed> {
   return {
     verdicts: await verdicts(sb),
     steps: await stepIds(sb),
+    planSteps: await livePlanSteps(sb),
     nodes: nodes(sb),
     hostnames: lbHostnames(sb),
     subnetTags: await subnetTags(sb),
@@ -226,6 +235,11 @@ describe('uproot snapshot of the rke2-intree twin with defects, replayed as a tw
   it('migrate --dry-run -o json gives the same step ids', () => {
     expect(before.steps.length).toBeGreaterThan(3);
     expect(after.steps).toEqual(before.steps);
+  });
+
+  it('a live `uproot plan --context … --rancher-context … --cluster …` plans what migrate --dry-run plans', () => {
+    expect(before.planSteps).toEqual(before.steps);
+    expect(after.planSteps).toEqual(after.steps);
   });
 
   it('node names, labels and taints are the same', () => {
