@@ -232,6 +232,7 @@ const aws = z
   })
   .strict();
 
+/** The `snapshot:` section of a scenario file: what `uproot snapshot` records and the sandbox replays. */
 export const clusterSnapshotSchema = z
   .object({
     formatVersion: z.literal(SNAPSHOT_FORMAT_VERSION),
