@@ -1,4 +1,4 @@
-import { request } from 'node:https';
+import { request, type RequestOptions } from 'node:https';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as fc from 'fast-check';
@@ -26,7 +26,7 @@ describe('ObjectMeta validation and keys as data, over HTTP', () => {
   async function call(method: string, path: string, body?: unknown, contentType = 'application/json') {
     const kc = sb.client();
     const server = new URL(kc.getCurrentCluster()!.server);
-    const options: Parameters<typeof request>[0] & { headers: Record<string, string> } = {
+    const options: RequestOptions & { headers: Record<string, string> } = {
       method,
       hostname: server.hostname,
       port: server.port,

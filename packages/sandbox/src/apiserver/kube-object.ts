@@ -90,7 +90,9 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   const ak = Object.keys(a as object).filter((k) => (a as JsonObject)[k] !== undefined);
   const bk = Object.keys(b as object).filter((k) => (b as JsonObject)[k] !== undefined);
   if (ak.length !== bk.length) return false;
-  return ak.every((k) => Object.hasOwn(b, k) && jsonEqual((a as JsonObject)[k], (b as JsonObject)[k]));
+  return ak.every(
+    (k) => Object.hasOwn(b as object, k) && jsonEqual((a as JsonObject)[k], (b as JsonObject)[k]),
+  );
 }
 
 /** RFC 3339 at second precision, as Kubernetes writes metav1.Time. */

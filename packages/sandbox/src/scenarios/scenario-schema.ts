@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { faultsSchema } from './fault-spec.js';
 
 /**
  * A scenario: one kind of cluster on AWS, described as data, that the twin turns into a running sandbox.
@@ -295,6 +296,8 @@ export const scenarioSchema = z
     network: network.default({ cloudRoutes: false }),
     rke: rke.default({ managedBy: 'rke-cli', rancherVersion: 'v2.8.5' }),
     migration: migration.default({}),
+    /** Faults a user turns on for the rehearsal (fault-spec.ts, docs/sandbox.md "Faults"). */
+    faults: faultsSchema.optional(),
     timings: timings.default({
       rolloutNodeDelaySeconds: 10,
       componentRestartSeconds: 2,

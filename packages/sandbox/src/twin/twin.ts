@@ -38,6 +38,7 @@ import { servingGitVersion } from './components/serving-version.js';
 import { ledgerAnalysis, ledgerReport, type LedgerReport } from './ledger-report.js';
 import { journeyRestarts } from './nodes/restart-count.js';
 import { Cleanups } from './runtime/cleanups.js';
+import { TwinFaults } from './faults/twin-faults.js';
 
 export { ledgerAnalysis, ledgerReport, type LedgerReport } from './ledger-report.js';
 
@@ -79,6 +80,8 @@ export interface Twin {
   readonly kube: TwinKube;
   readonly nodes: NodeFleet;
   readonly ledger: Ledger;
+  /** The faults the scenario turned on (armed once the twin has booted) and how often each fired. */
+  readonly faults: TwinFaults;
   readonly files: {
     readonly kubeconfig: string;
     readonly awsEnv: string;
@@ -129,6 +132,7 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
   fork(random);
   const cleanups = new Cleanups(log);
   const closeAll = () => cleanups.closeAll();
+  const faults = new TwinFaults(scenario.faults, { clock, seed: scenario.seed, log });
 
   try {
     // API servers and what their clusters hold before anything runs. `/version` follows the kube-apiserver
@@ -204,20 +208,21 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       leaseRenewMs: scenario.timings.nodeLeaseRenewSeconds * 1000,
       log,
     });
-    const launcher =
+    const launcher = faults.wrapLauncher(
       options.launcher ??
-      simulatedManagerLauncher({
-        server: downstream.url,
-        certificateAuthority: downstream.certificateAuthority,
-        tokens: {
-          'kube-controller-manager': initialIdentities.kcm.token,
-          'cloud-controller-manager': initialIdentities.ccm.token,
-        },
-        aws,
-        clock,
-        random: fork(random),
-        ledger,
-      });
+        simulatedManagerLauncher({
+          server: downstream.url,
+          certificateAuthority: downstream.certificateAuthority,
+          tokens: {
+            'kube-controller-manager': initialIdentities.kcm.token,
+            'cloud-controller-manager': initialIdentities.ccm.token,
+          },
+          aws,
+          clock,
+          random: fork(random),
+          ledger,
+        }),
+    );
     const scheduler = new Scheduler(kube, clock, events, log);
     const daemonsets = new DaemonSetController(kube, clock, events, log);
     const pods = new PodRunner(kube, clock, fleet, launcher, events, log);
@@ -374,6 +379,8 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       log,
     });
 
+    faults.arm({ servers: [downstream, ...(ownManagement ? [ownManagement] : [])], aws, fleet });
+    cleanups.push(() => faults.stop());
     const files = writeTwinFiles({
       dir,
       clusterName: scenario.clusterName,
@@ -398,6 +405,7 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       kube,
       nodes: fleet,
       ledger,
+      faults,
       files: {
         kubeconfig: files.kubeconfig,
         awsEnv: files.awsEnv,
