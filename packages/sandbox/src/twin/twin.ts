@@ -379,7 +379,14 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       log,
     });
 
-    faults.arm({ servers: [downstream, ...(ownManagement ? [ownManagement] : [])], aws, fleet });
+    faults.arm({
+      servers: [
+        { name: 'downstream', server: downstream },
+        ...(ownManagement ? [{ name: 'Rancher', server: ownManagement }] : []),
+      ],
+      aws,
+      fleet,
+    });
     cleanups.push(() => faults.stop());
     const files = writeTwinFiles({
       dir,

@@ -37,7 +37,7 @@ export interface FaultsReport {
 
 export interface FaultTargets {
   /** The downstream API server, and Rancher's management server where the twin has one. */
-  readonly servers: readonly KubeApiServer[];
+  readonly servers: readonly { readonly name: string; readonly server: KubeApiServer }[];
   readonly aws: AwsEmulator;
   readonly fleet: NodeFleet;
 }
@@ -99,7 +99,7 @@ export class TwinFaults {
   arm(targets: FaultTargets): void {
     if (!this.spec || this.armed) return;
     this.armed = true;
-    for (const server of targets.servers) this.armApi(server);
+    for (const { name, server } of targets.servers) this.armApi(server, `the ${name} API server`);
     this.armAws(targets.aws);
     this.armNodeNotReady(targets.fleet);
     if (this.spec.ccmCrashLoop) {
@@ -112,10 +112,9 @@ export class TwinFaults {
     if (this.enabled) this.deps.log(`faults: armed (seed ${this.seed}): ${JSON.stringify(this.spec)}`);
   }
 
-  private armApi(server: KubeApiServer): void {
+  private armApi(server: KubeApiServer, where: string): void {
     const { errors, throttle, latency, dropWatches } = this.spec!.api;
     const match = { path: RESOURCE_PATHS };
-    const where = server.url;
     if (errors && errors.rate > 0) {
       const random = this.random('api-errors');
       // One rule per code, each with its share of the rate (rates this small add up to about the total).
@@ -174,7 +173,7 @@ export class TwinFaults {
       );
       this.counters.push({
         fault: 'watch-drops',
-        detail: `every open watch stream at ${where} ended every ${dropWatches.everySeconds} s`,
+        detail: `every open watch stream of ${where} ended every ${dropWatches.everySeconds} s`,
         count: () => dropped,
       });
     }
