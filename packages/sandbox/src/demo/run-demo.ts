@@ -167,8 +167,7 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
     const targetVersion = options.targetVersion ?? scenario.migration.targetVersion;
     const versionFlag = targetVersion ? { targetVersion } : {};
     const pre = await preflight({ ...target, ...versionFlag, env, cwd: host.cwd, clock });
-    const counts = countStatuses(pre.report);
-    progress(`preflight: ${counts}`);
+    progress(`preflight: ${countStatuses(pre.report)}`);
     for (const c of pre.report.checks.filter((check) => check.status === 'fail'))
       progress(`preflight: ✗ ${c.title}: ${c.message}`);
 

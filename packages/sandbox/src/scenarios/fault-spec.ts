@@ -102,15 +102,20 @@ interface Draft {
   aws: NonNullable<FaultsInput['aws']>;
 }
 
+/** What is wrong with one item's value (caught by parseFaultsFlag, which adds the flag and the spec). */
+class ItemProblem {
+  constructor(readonly what: string) {}
+}
+
 function number(text: string, what: string): number {
   const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n)) throw new Error(`${what} must be a number, not "${text}"`);
+  if (text.trim() === '' || !Number.isFinite(n)) throw new ItemProblem(`${what} must be a number, not "${text}"`);
   return n;
 }
 
 function rateOf(text: string): number {
   const n = text.endsWith('%') ? number(text.slice(0, -1), 'a rate') / 100 : number(text, 'a rate');
-  if (!(n >= 0 && n <= 1)) throw new Error(`a rate is from 0 to 1 (or 0% to 100%), not "${text}"`);
+  if (!(n >= 0 && n <= 1)) throw new ItemProblem(`a rate is from 0 to 1 (or 0% to 100%), not "${text}"`);
   return n;
 }
 
@@ -166,7 +171,8 @@ export function parseFaultsFlag(value: string | true, flag = '--faults'): Faults
     try {
       apply(item.slice(eq + 1).trim(), draft);
     } catch (error) {
-      throw specError(flag, text, `${key}: ${(error as Error).message}`);
+      if (error instanceof ItemProblem) throw specError(flag, text, `${key}: ${error.what}`);
+      throw error;
     }
   }
   const parsed = faultsSchema.safeParse(draft);

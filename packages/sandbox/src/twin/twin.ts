@@ -379,14 +379,7 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       log,
     });
 
-    faults.arm({
-      servers: [
-        { name: 'downstream', server: downstream },
-        ...(ownManagement ? [{ name: 'Rancher', server: ownManagement }] : []),
-      ],
-      aws,
-      fleet,
-    });
+    faults.arm({ downstream, rancher: ownManagement, aws, fleet });
     cleanups.push(() => faults.stop());
     const files = writeTwinFiles({
       dir,

@@ -26,7 +26,12 @@ describe('TwinFaults: the CCM crash-loop', () => {
     const launcher = faults.wrapLauncher(healthy);
     // Before arming (the twin booting), nothing crashes.
     expect((await launcher(launch('cloud-controller-manager', 'cp-0'))).identity).toBe('cp-0_ok');
-    faults.arm({ servers: [], aws: { faults: { throttle: () => undefined } } as never, fleet: {} as never });
+    faults.arm({
+      downstream: {} as never,
+      rancher: undefined,
+      aws: { faults: { throttle: () => undefined } } as never,
+      fleet: {} as never,
+    });
     expect((await launcher(launch('kube-controller-manager', 'cp-1'))).identity).toBe('cp-1_ok');
     const first = await launcher(launch('cloud-controller-manager', 'cp-1'));
     expect((await launcher(launch('cloud-controller-manager', 'cp-2'))).identity).toBe('cp-2_ok');

@@ -36,8 +36,9 @@ export interface FaultsReport {
 }
 
 export interface FaultTargets {
-  /** The downstream API server, and Rancher's management server where the twin has one. */
-  readonly servers: readonly { readonly name: string; readonly server: KubeApiServer }[];
+  readonly downstream: KubeApiServer;
+  /** Rancher's management API server, where the twin runs its own. */
+  readonly rancher: KubeApiServer | undefined;
   readonly aws: AwsEmulator;
   readonly fleet: NodeFleet;
 }
@@ -99,7 +100,8 @@ export class TwinFaults {
   arm(targets: FaultTargets): void {
     if (!this.spec || this.armed) return;
     this.armed = true;
-    for (const { name, server } of targets.servers) this.armApi(server, `the ${name} API server`);
+    this.armApi(targets.downstream, 'the downstream API server');
+    if (targets.rancher) this.armApi(targets.rancher, "Rancher's API server");
     this.armAws(targets.aws);
     this.armNodeNotReady(targets.fleet);
     if (this.spec.ccmCrashLoop) {
