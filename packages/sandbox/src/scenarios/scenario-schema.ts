@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { clusterSnapshotSchema } from 'uproot/core';
+import { faultsSchema } from './fault-spec.js';
 
 /**
  * A scenario: one kind of cluster on AWS, described as data, that the twin turns into a running sandbox.
@@ -304,6 +305,8 @@ export const scenarioSchema = z
      * region, migration-lease grant and workloads are derived from it (scenarios/from-snapshot.ts).
      */
     snapshot: clusterSnapshotSchema.optional(),
+    /** Faults a user turns on for the rehearsal (fault-spec.ts, docs/sandbox.md "Faults"). */
+    faults: faultsSchema.optional(),
     timings: timings.default({
       rolloutNodeDelaySeconds: 10,
       componentRestartSeconds: 2,

@@ -40,6 +40,7 @@ import { servingGitVersion } from './components/serving-version.js';
 import { ledgerAnalysis, ledgerReport, type LedgerReport } from './ledger-report.js';
 import { journeyRestarts } from './nodes/restart-count.js';
 import { Cleanups } from './runtime/cleanups.js';
+import { TwinFaults } from './faults/twin-faults.js';
 
 export { ledgerAnalysis, ledgerReport, type LedgerReport } from './ledger-report.js';
 
@@ -81,6 +82,8 @@ export interface Twin {
   readonly kube: TwinKube;
   readonly nodes: NodeFleet;
   readonly ledger: Ledger;
+  /** The faults the scenario turned on (armed once the twin has booted) and how often each fired. */
+  readonly faults: TwinFaults;
   readonly files: {
     readonly kubeconfig: string;
     readonly awsEnv: string;
@@ -120,6 +123,8 @@ interface Boot {
   readonly version: DistroVersion;
   readonly initialIdentities: TwinIdentities;
   readonly cleanups: Cleanups;
+  /** The faults a user turned on (scenario `faults:`, `--faults`), armed once the twin has booted. */
+  readonly faults: TwinFaults;
   /** RKE under Rancher's management (its options in the v3 Cluster, not in a cluster.yml). */
   readonly rancherRke: boolean;
 }
@@ -177,6 +182,9 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       kubeadmMachines,
       log: boot.log,
     });
+    const rancher = options.rancher ? undefined : servers.management;
+    boot.faults.arm({ downstream: servers.downstream, rancher, aws, fleet: machinery.fleet });
+    boot.cleanups.push(() => boot.faults.stop());
     const files = writeTwinFiles({
       dir: boot.dir,
       clusterName: boot.scenario.clusterName,
@@ -228,6 +236,7 @@ function resolveBoot(options: StartTwinOptions): Boot {
     version,
     initialIdentities,
     cleanups: new Cleanups(log),
+    faults: new TwinFaults(scenario.faults, { clock, seed: scenario.seed, log }),
     rancherRke: scenario.distribution === 'rke' && scenario.rke.managedBy === 'rancher',
   };
 }
@@ -329,20 +338,21 @@ function startMachinery(boot: Boot, servers: ApiServers, aws: AwsEmulator): Mach
     leaseRenewMs: scenario.timings.nodeLeaseRenewSeconds * 1000,
     log,
   });
-  const launcher =
+  const launcher = boot.faults.wrapLauncher(
     boot.options.launcher ??
-    simulatedManagerLauncher({
-      server: downstream.url,
-      certificateAuthority: downstream.certificateAuthority,
-      tokens: {
-        'kube-controller-manager': initialIdentities.kcm.token,
-        'cloud-controller-manager': initialIdentities.ccm.token,
-      },
-      aws,
-      clock,
-      random: fork(random),
-      ledger,
-    });
+      simulatedManagerLauncher({
+        server: downstream.url,
+        certificateAuthority: downstream.certificateAuthority,
+        tokens: {
+          'kube-controller-manager': initialIdentities.kcm.token,
+          'cloud-controller-manager': initialIdentities.ccm.token,
+        },
+        aws,
+        clock,
+        random: fork(random),
+        ledger,
+      }),
+  );
   const scheduler = new Scheduler(kube, clock, events, log);
   const daemonsets = new DaemonSetController(kube, clock, events, log);
   const pods = new PodRunner(kube, clock, fleet, launcher, events, log);
@@ -555,6 +565,7 @@ function twinHandle(parts: {
     kube,
     nodes: fleet,
     ledger,
+    faults: parts.boot.faults,
     files: {
       kubeconfig: parts.files.kubeconfig,
       awsEnv: parts.files.awsEnv,

@@ -21,6 +21,8 @@ export interface FaultFrequency {
   readonly probability?: number;
   /** Affect at most this many calls, then the rule retires; unlimited when omitted. */
   readonly times?: number;
+  /** Draws `probability` from this instead of the emulator's Random (a user's fault spec has its own seed). */
+  readonly random?: Random;
 }
 
 export type FaultEffect =
@@ -127,7 +129,11 @@ export class FaultInjector {
       // Once an error is chosen, later error rules do not consume their budget.
       if (error && rule.effect.type !== 'latency') continue;
       if (rule.times !== undefined && active.fired >= rule.times) continue;
-      if (rule.probability !== undefined && rule.probability < 1 && !(this.random() < rule.probability))
+      if (
+        rule.probability !== undefined &&
+        rule.probability < 1 &&
+        !((rule.random ?? this.random)() < rule.probability)
+      )
         continue;
       active.fired++;
       if (rule.times !== undefined && active.fired >= rule.times) {
