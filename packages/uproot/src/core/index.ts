@@ -156,7 +156,6 @@ export {
   hasDefect,
   hasFeature,
   helmChartsInManifest,
-  imageTag,
   knownDefects,
   pinnedCcmRelease,
   renderCcmValues,
@@ -242,6 +241,21 @@ export {
   type AwsCloudConfig,
 } from './cloud-config/index.js';
 
+// Container image references, distribution/reference's grammar: the one parser, for uproot and its sandbox
+export {
+  formatImageReference,
+  imageName,
+  imageTag,
+  normalizeImageReference,
+  parseImageReference,
+  sameRepository,
+  tryParseImageReference,
+  withImageTag,
+  withTag,
+  type ImageReference,
+  type ImageReferenceParse,
+  type ImageReferenceProblem,
+} from './model/index.js';
 // Container images; the cluster snapshot's shapes the facts above read
 export { isEcrImage, type HelmChartFacts, type PolicyRule } from './checks/index.js';
 // The plan those facts are judged against
