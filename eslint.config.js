@@ -5,8 +5,9 @@ import globals from 'globals';
 
 /**
  * `uproot/imports-within`: a relative import that leaves `root` must name one of `entries` (paths from the
- * repository root, as .ts). Resolved against the importing file, so `../../index.js` from one folder and
- * `../../../index.js` from another are both the same entry. Package imports are not its concern.
+ * repository root, as .ts) or a file under one of `folders` (whole layers it may use). Resolved against the
+ * importing file, so `../../index.js` from one folder and `../../../index.js` from another are both the same
+ * entry. Package imports are not its concern.
  */
 const importsWithin = {
   meta: {
@@ -17,6 +18,7 @@ const importsWithin = {
         properties: {
           root: { type: 'string' },
           entries: { type: 'array', items: { type: 'string' } },
+          folders: { type: 'array', items: { type: 'string' } },
           message: { type: 'string' },
         },
         required: ['root', 'entries', 'message'],
@@ -25,7 +27,7 @@ const importsWithin = {
     ],
   },
   create(context) {
-    const { root, entries, message } = context.options[0];
+    const { root, entries, folders = [], message } = context.options[0];
     const check = (node) => {
       const source = node?.value;
       if (typeof source !== 'string' || !source.startsWith('.')) return;
@@ -34,7 +36,7 @@ const importsWithin = {
         .replace(/\.js$/, '.ts')
         .split(path.sep)
         .join('/');
-      if (target.startsWith(`${root}/`) || entries.includes(target)) return;
+      if ([root, ...folders].some((f) => target.startsWith(`${f}/`)) || entries.includes(target)) return;
       context.report({ node, message: `${message} (${source} is ${target})` });
     };
     return {
@@ -211,6 +213,29 @@ export default tseslint.config(
           root: `${UPROOT}/election`,
           entries: [`${UPROOT}/clock/index.ts`, `${UPROOT}/errors/index.ts`],
           message: 'src/election imports nothing of uproot\u2019s but src/clock and src/errors',
+        },
+      ],
+    },
+  },
+  {
+    // The CLI stands on the toolkit (which exports what the CLI prints: src/toolkit/documents.ts), the errors,
+    // the clock and core's public index; never on the engine, the adapters or a core folder (issue 26).
+    files: [`${UPROOT}/cli/**/*.ts`],
+    plugins: { uproot },
+    rules: {
+      'uproot/imports-within': [
+        'error',
+        {
+          root: `${UPROOT}/cli`,
+          folders: [`${UPROOT}/toolkit`],
+          entries: [
+            `${UPROOT}/errors/index.ts`,
+            `${UPROOT}/clock/index.ts`,
+            `${UPROOT}/core/index.ts`,
+            `${UPROOT}/version.ts`,
+          ],
+          message:
+            'src/cli imports only src/toolkit, src/errors, src/clock, src/core/index.ts and src/version.ts (what it prints comes through src/toolkit/documents.ts)',
         },
       ],
     },

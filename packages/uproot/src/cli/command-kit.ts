@@ -6,10 +6,14 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliIo } from './io.js';
 import { outputOption } from './output.js';
-import { isStepId, STEP_IDS, type StepId } from '../core/plan/plan-types.js';
-import type { EngineEvent } from '../engine/events.js';
-import { describeGate } from '../engine/gates/evaluate-gate.js';
-import type { Journal } from '../engine/journal/journal-schema.js';
+import {
+  describeGate,
+  isStepId,
+  STEP_IDS,
+  type EngineEvent,
+  type Journal,
+  type StepId,
+} from '../toolkit/documents.js';
 import type { ExecutionFlags, RunHost } from '../toolkit/session/run-settings.js';
 import type { TargetFlags } from '../toolkit/targets.js';
 

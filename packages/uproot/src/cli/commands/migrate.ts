@@ -6,13 +6,15 @@
 import { Option } from 'commander';
 import type { CommandContext, CommandRegistrar } from '../program.js';
 import { parseOutputFormat, renderDocument } from '../output.js';
-import { renderPlanText } from '../../core/plan/render-text.js';
 import { formatError } from '../../errors/index.js';
 import { RealClock } from '../../clock/index.js';
-import { describeGate } from '../../engine/gates/evaluate-gate.js';
-import type { Journal } from '../../engine/journal/journal-schema.js';
-import type { RunResult } from '../../engine/run-plan.js';
-import type { StepId } from '../../core/plan/plan-types.js';
+import {
+  describeGate,
+  renderPlanText,
+  type Journal,
+  type RunResult,
+  type StepId,
+} from '../../toolkit/documents.js';
 import { migrate, type MigrateOptions, type MigrateResult } from '../../toolkit/migrate.js';
 import {
   addExecutionOptions,

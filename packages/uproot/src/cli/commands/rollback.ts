@@ -6,7 +6,7 @@ import { RealClock } from '../../clock/index.js';
 import type { CommandContext, CommandRegistrar } from '../program.js';
 import { parseOutputFormat, renderDocument } from '../output.js';
 import { formatError } from '../../errors/index.js';
-import { describeGate } from '../../engine/gates/evaluate-gate.js';
+import { describeGate } from '../../toolkit/documents.js';
 import { rollback, type RollbackRunResult } from '../../toolkit/rollback.js';
 import {
   addExecutionOptions,
