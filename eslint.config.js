@@ -71,6 +71,29 @@ const IO_MODULES = ['fs', 'fs/promises', 'http', 'https', 'net', 'child_process'
   .flatMap((m) => [m, `node:${m}`])
   .concat(['undici']);
 
+/** Typed errors only: an UprootError subclass with a code (InternalError for what should not happen). */
+const NO_PLAIN_ERROR = {
+  selector: "ThrowStatement > NewExpression[callee.name='Error']",
+  message: 'Throw an UprootError subclass with a code (uproot\u2019s src/errors); InternalError for a bug.',
+};
+
+/**
+ * Image references are parsed in one place, src/core/model/image-reference.ts (distribution/reference's
+ * grammar; exported by uproot/core): no `image.split('@')`, `ref.lastIndexOf(':')`, `(c.image ?? '').split(':')`
+ * on a value named like an image or a reference. Each hand parser was a different guess at ports and digests.
+ */
+const IMAGE_NAME = '/image|ref(erence)?$/i';
+const IMAGE_PARSING = [
+  'callee.object.name',
+  'callee.object.property.name',
+  'callee.object.left.name',
+  'callee.object.left.property.name',
+].map((operand) => ({
+  selector: `CallExpression[callee.property.name=/^(split|indexOf|lastIndexOf)$/][arguments.0.value=/^[:@]$/][${operand}=${IMAGE_NAME}]`,
+  message:
+    'Parse image references with parseImageReference / imageTag / withImageTag (src/core/model/image-reference.ts, uproot/core), not by hand.',
+}));
+
 const LAYERS_ABOVE_CORE = [
   '**/engine/**',
   '**/adapters/**',
@@ -107,18 +130,15 @@ export default tseslint.config(
     files: [`${UPROOT}/**/*.ts`, `${SANDBOX}/**/*.ts`],
     ignores: TEST_FILES,
     rules: {
-      // Typed errors only: an UprootError subclass with a code (InternalError for what should not happen).
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "ThrowStatement > NewExpression[callee.name='Error']",
-          message:
-            'Throw an UprootError subclass with a code (uproot\u2019s src/errors); InternalError for a bug.',
-        },
-      ],
+      'no-restricted-syntax': ['error', NO_PLAIN_ERROR, ...IMAGE_PARSING],
       // A function this long is usually two concerns (a warning, not an error).
       'max-lines-per-function': ['warn', { max: 80, skipBlankLines: true, skipComments: true }],
     },
+  },
+  {
+    // The one image-reference parser may take references apart.
+    files: [`${UPROOT}/core/model/image-reference.ts`],
+    rules: { 'no-restricted-syntax': ['error', NO_PLAIN_ERROR] },
   },
   {
     // Nothing in uproot imports the sandbox, tests included: the sandbox depends on uproot, never the reverse.
