@@ -12,5 +12,10 @@ export type { EngineEvent } from '../engine/events.js';
 export type { Journal } from '../engine/journal/journal-schema.js';
 export type { RunResult } from '../engine/run-plan.js';
 export { preflightReportSchema, renderPreflightText, type PreflightReport } from '../core/checks/index.js';
-export { describeOutcome, describeProgress, type FleetStatusRow, type JobState } from '../core/fleet/index.js';
+export {
+  describeOutcome,
+  describeProgress,
+  type FleetStatusRow,
+  type JobState,
+} from '../core/fleet/index.js';
 export { EXAMPLES } from '../adapters/cluster-source/index.js';

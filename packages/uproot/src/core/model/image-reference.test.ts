@@ -37,13 +37,31 @@ describe('parseImageReference: upstream TestReferenceParse cases', () => {
     [`test:5000/repo@sha256:${F64}`, 'test:5000', 'test:5000/repo', undefined, `sha256:${F64}`],
     [`test:5000/repo:tag@sha256:${F64}`, 'test:5000', 'test:5000/repo', 'tag', `sha256:${F64}`],
     ['lowercase:Uppercase', undefined, 'lowercase', 'Uppercase', undefined],
-    ['sub-dom1.foo.com/bar/baz/quux:some-long-tag', 'sub-dom1.foo.com', 'sub-dom1.foo.com/bar/baz/quux', 'some-long-tag', undefined],
-    ['b.gcr.io/test.example.com/my-app:test.example.com', 'b.gcr.io', 'b.gcr.io/test.example.com/my-app', 'test.example.com', undefined],
+    [
+      'sub-dom1.foo.com/bar/baz/quux:some-long-tag',
+      'sub-dom1.foo.com',
+      'sub-dom1.foo.com/bar/baz/quux',
+      'some-long-tag',
+      undefined,
+    ],
+    [
+      'b.gcr.io/test.example.com/my-app:test.example.com',
+      'b.gcr.io',
+      'b.gcr.io/test.example.com/my-app',
+      'test.example.com',
+      undefined,
+    ],
     ['foo_bar.com:8080', undefined, 'foo_bar.com', '8080', undefined],
     ['foo/foo_bar.com:8080', 'foo', 'foo/foo_bar.com', '8080', undefined],
     ['192.168.1.1:5000/repo:5050', '192.168.1.1:5000', '192.168.1.1:5000/repo', '5050', undefined],
     ['[2001:db8::1]/repo', '[2001:db8::1]', '[2001:db8::1]/repo', undefined, undefined],
-    [`[2001:db8::1]:5000/repo:tag@sha256:${F64}`, '[2001:db8::1]:5000', '[2001:db8::1]:5000/repo', 'tag', `sha256:${F64}`],
+    [
+      `[2001:db8::1]:5000/repo:tag@sha256:${F64}`,
+      '[2001:db8::1]:5000',
+      '[2001:db8::1]:5000/repo',
+      'tag',
+      `sha256:${F64}`,
+    ],
     ['[::1]:5000/repo', '[::1]:5000', '[::1]:5000/repo', undefined, undefined],
     [`example.com/${'a'.repeat(255)}:tag`, 'example.com', `example.com/${'a'.repeat(255)}`, 'tag', undefined],
   ];
@@ -132,13 +150,15 @@ describe('the images uproot meets', () => {
     const norm = (s: string): string => formatImageReference(normalizeImageReference(ok(s)));
     expect(norm('ubuntu')).toBe('docker.io/library/ubuntu');
     expect(norm('rancher/hyperkube:v1')).toBe('docker.io/rancher/hyperkube:v1');
-    expect(norm('index.docker.io/rancher/rke2-cloud-provider:v1')).toBe('docker.io/rancher/rke2-cloud-provider:v1');
+    expect(norm('index.docker.io/rancher/rke2-cloud-provider:v1')).toBe(
+      'docker.io/rancher/rke2-cloud-provider:v1',
+    );
     expect(norm('docker.io/nginx')).toBe('docker.io/library/nginx');
     expect(norm('localhost/foo')).toBe('localhost/foo');
     expect(norm('host:5000/foo')).toBe('host:5000/foo');
-    expect(sameRepository('rancher/rke2-cloud-provider:v1', 'index.docker.io/rancher/rke2-cloud-provider')).toBe(
-      true,
-    );
+    expect(
+      sameRepository('rancher/rke2-cloud-provider:v1', 'index.docker.io/rancher/rke2-cloud-provider'),
+    ).toBe(true);
     expect(sameRepository('rancher/rke2-cloud-provider', 'rancher/rke2-runtime')).toBe(false);
   });
 });
@@ -158,9 +178,9 @@ const domain = fc.oneof(
     .tuple(fc.array(domainComponent, { minLength: 2, maxLength: 3 }), fc.option(port, { nil: undefined }))
     .map(([c, p]) => c.join('.') + (p ? `:${p}` : '')),
   fc.tuple(domainComponent, port).map(([c, p]) => `${c}:${p}`),
-  fc.tuple(fc.stringMatching(/^[a-f0-9:]{1,8}$/), fc.option(port, { nil: undefined })).map(
-    ([a, p]) => `[${a}]${p ? `:${p}` : ''}`,
-  ),
+  fc
+    .tuple(fc.stringMatching(/^[a-f0-9:]{1,8}$/), fc.option(port, { nil: undefined }))
+    .map(([a, p]) => `[${a}]${p ? `:${p}` : ''}`),
 );
 const tag = fc.stringMatching(/^\w[\w.-]{0,20}$/);
 const digest = fc.stringMatching(/^[a-f0-9]{64}$/).map((h) => `sha256:${h}`);
@@ -213,12 +233,18 @@ describe('parseImageReference: properties over the grammar', () => {
 
   it('normalises once: a normalised reference is its own normal form, with the same tag and digest', () => {
     fc.assert(
-      fc.property(fc.oneof(reference, reference.map((r) => ({ ...r, domain: undefined }))), (r) => {
-        const parsed = ok(formatImageReference(r));
-        const once = normalizeImageReference(parsed);
-        expect(normalizeImageReference(ok(formatImageReference(once)))).toEqual(once);
-        expect([once.tag, once.digest]).toEqual([r.tag, r.digest]);
-      }),
+      fc.property(
+        fc.oneof(
+          reference,
+          reference.map((r) => ({ ...r, domain: undefined })),
+        ),
+        (r) => {
+          const parsed = ok(formatImageReference(r));
+          const once = normalizeImageReference(parsed);
+          expect(normalizeImageReference(ok(formatImageReference(once)))).toEqual(once);
+          expect([once.tag, once.digest]).toEqual([r.tag, r.digest]);
+        },
+      ),
     );
   });
 });

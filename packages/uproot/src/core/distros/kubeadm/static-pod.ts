@@ -87,4 +87,3 @@ export function withoutHostPath(pod: JsonRecord, name: string): void {
     }
   }
 }
-
