@@ -18,6 +18,7 @@ export interface ImageReference {
   readonly domain: string | undefined;
   /** The repository path after the domain (`kube-apiserver`, `provider-aws/cloud-controller-manager`). */
   readonly path: string;
+  /** The tag (`v1.27.16`, `v1.27.16-rke2r1-build20240717`); undefined without one (the runtime pulls `latest`). */
   readonly tag: string | undefined;
   /** `algorithm:hex` (`sha256:…`), kept as written. */
   readonly digest: string | undefined;
@@ -33,6 +34,7 @@ export type ImageReferenceProblem =
   | 'digest-invalid-format' // digest.ErrDigestInvalidFormat
   | 'digest-unsupported'; // digest.ErrDigestUnsupported
 
+/** A parse: the reference, or why the string is none (upstream's error as a `problem`, and its message). */
 export type ImageReferenceParse =
   | { readonly valid: true; readonly reference: ImageReference }
   | { readonly valid: false; readonly problem: ImageReferenceProblem; readonly message: string };
