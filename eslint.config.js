@@ -7,7 +7,7 @@ import globals from 'globals';
  * `uproot/imports-within`: a relative import that leaves `root` must name one of `entries` (paths from the
  * repository root, as .ts) or a file under one of `folders` (whole layers it may use). Resolved against the
  * importing file, so `../../index.js` from one folder and `../../../index.js` from another are both the same
- * entry. Package imports are not its concern.
+ * entry. Package imports are not its concern, nor (given `scope`) imports that leave `scope`.
  */
 const importsWithin = {
   meta: {
@@ -19,6 +19,7 @@ const importsWithin = {
           root: { type: 'string' },
           entries: { type: 'array', items: { type: 'string' } },
           folders: { type: 'array', items: { type: 'string' } },
+          scope: { type: 'string' },
           message: { type: 'string' },
         },
         required: ['root', 'entries', 'message'],
@@ -27,7 +28,7 @@ const importsWithin = {
     ],
   },
   create(context) {
-    const { root, entries, folders = [], message } = context.options[0];
+    const { root, entries, folders = [], scope, message } = context.options[0];
     const check = (node) => {
       const source = node?.value;
       if (typeof source !== 'string' || !source.startsWith('.')) return;
@@ -36,6 +37,7 @@ const importsWithin = {
         .replace(/\.js$/, '.ts')
         .split(path.sep)
         .join('/');
+      if (scope !== undefined && !target.startsWith(`${scope}/`)) return;
       if ([root, ...folders].some((f) => target.startsWith(`${f}/`)) || entries.includes(target)) return;
       context.report({ node, message: `${message} (${source} is ${target})` });
     };
@@ -247,6 +249,8 @@ export default tseslint.config(
         'error',
         {
           root: `${UPROOT}/cli`,
+          // The sandbox has its own guard (NO_SANDBOX).
+          scope: UPROOT,
           folders: [`${UPROOT}/toolkit`],
           entries: [
             `${UPROOT}/errors/index.ts`,
