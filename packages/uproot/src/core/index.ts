@@ -258,5 +258,6 @@ export {
 } from './model/index.js';
 // Container images; the cluster snapshot's shapes the facts above read
 export { isEcrImage, type HelmChartFacts, type PolicyRule } from './checks/index.js';
-// The plan those facts are judged against
+// The plan those facts are judged against, and its steps' ids
+export { STEP_IDS, isStepId } from './plan/plan-types.js';
 export type { GateType, MigrationPlan, StepId } from './plan/plan-types.js';

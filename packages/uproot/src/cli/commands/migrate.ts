@@ -21,14 +21,12 @@ import {
   addTargetOptions,
   executionFlags,
   hostOf,
-  indent,
-  journalSummary,
-  progressPrinter,
   stepIdArg,
   targetFlags,
   type ExecutionCliFlags,
   type TargetCliFlags,
-} from '../command-kit.js';
+} from '../command-options.js';
+import { indent, journalSummary, progressPrinter } from '../command-kit.js';
 
 function runText(result: RunResult, lockLost: Error | undefined): string {
   const lines: string[] = [];

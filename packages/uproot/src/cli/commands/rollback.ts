@@ -13,12 +13,11 @@ import {
   addTargetOptions,
   executionFlags,
   hostOf,
-  journalSummary,
-  progressPrinter,
   targetFlags,
   type ExecutionCliFlags,
   type TargetCliFlags,
-} from '../command-kit.js';
+} from '../command-options.js';
+import { journalSummary, progressPrinter } from '../command-kit.js';
 
 interface RollbackCliFlags extends TargetCliFlags, ExecutionCliFlags {
   yes?: boolean;
