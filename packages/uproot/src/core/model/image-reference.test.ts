@@ -178,8 +178,9 @@ const domain = fc.oneof(
     .tuple(fc.array(domainComponent, { minLength: 2, maxLength: 3 }), fc.option(port, { nil: undefined }))
     .map(([c, p]) => c.join('.') + (p ? `:${p}` : '')),
   fc.tuple(domainComponent, port).map(([c, p]) => `${c}:${p}`),
+  // An IPv6 address has a colon (which is also what makes normalize.go read `[…]` as a domain).
   fc
-    .tuple(fc.stringMatching(/^[a-f0-9:]{1,8}$/), fc.option(port, { nil: undefined }))
+    .tuple(fc.stringMatching(/^[a-f0-9]{0,4}:[a-f0-9:]{0,6}$/), fc.option(port, { nil: undefined }))
     .map(([a, p]) => `[${a}]${p ? `:${p}` : ''}`),
 );
 const tag = fc.stringMatching(/^\w[\w.-]{0,20}$/);
