@@ -5,8 +5,9 @@ import globals from 'globals';
 
 /**
  * `uproot/imports-within`: a relative import that leaves `root` must name one of `entries` (paths from the
- * repository root, as .ts). Resolved against the importing file, so `../../index.js` from one folder and
- * `../../../index.js` from another are both the same entry. Package imports are not its concern.
+ * repository root, as .ts) or a file under one of `folders` (whole layers it may use). Resolved against the
+ * importing file, so `../../index.js` from one folder and `../../../index.js` from another are both the same
+ * entry. Package imports are not its concern, nor (given `scope`) imports that leave `scope`.
  */
 const importsWithin = {
   meta: {
@@ -17,6 +18,8 @@ const importsWithin = {
         properties: {
           root: { type: 'string' },
           entries: { type: 'array', items: { type: 'string' } },
+          folders: { type: 'array', items: { type: 'string' } },
+          scope: { type: 'string' },
           message: { type: 'string' },
         },
         required: ['root', 'entries', 'message'],
@@ -25,7 +28,7 @@ const importsWithin = {
     ],
   },
   create(context) {
-    const { root, entries, message } = context.options[0];
+    const { root, entries, folders = [], scope, message } = context.options[0];
     const check = (node) => {
       const source = node?.value;
       if (typeof source !== 'string' || !source.startsWith('.')) return;
@@ -34,7 +37,8 @@ const importsWithin = {
         .replace(/\.js$/, '.ts')
         .split(path.sep)
         .join('/');
-      if (target.startsWith(`${root}/`) || entries.includes(target)) return;
+      if (scope !== undefined && !target.startsWith(`${scope}/`)) return;
+      if ([root, ...folders].some((f) => target.startsWith(`${f}/`)) || entries.includes(target)) return;
       context.report({ node, message: `${message} (${source} is ${target})` });
     };
     return {
@@ -68,6 +72,29 @@ const NO_SANDBOX = {
 const IO_MODULES = ['fs', 'fs/promises', 'http', 'https', 'net', 'child_process', 'os']
   .flatMap((m) => [m, `node:${m}`])
   .concat(['undici']);
+
+/** Typed errors only: an UprootError subclass with a code (InternalError for what should not happen). */
+const NO_PLAIN_ERROR = {
+  selector: "ThrowStatement > NewExpression[callee.name='Error']",
+  message: 'Throw an UprootError subclass with a code (uproot\u2019s src/errors); InternalError for a bug.',
+};
+
+/**
+ * Image references are parsed in one place, src/core/model/image-reference.ts (distribution/reference's
+ * grammar; exported by uproot/core): no `image.split('@')`, `ref.lastIndexOf(':')`, `(c.image ?? '').split(':')`
+ * on a value named like an image or a reference. Each hand parser was a different guess at ports and digests.
+ */
+const IMAGE_NAME = '/image|ref(erence)?$/i';
+const IMAGE_PARSING = [
+  'callee.object.name',
+  'callee.object.property.name',
+  'callee.object.left.name',
+  'callee.object.left.property.name',
+].map((operand) => ({
+  selector: `CallExpression[callee.property.name=/^(split|indexOf|lastIndexOf)$/][arguments.0.value=/^[:@]$/][${operand}=${IMAGE_NAME}]`,
+  message:
+    'Parse image references with parseImageReference / imageTag / withImageTag (src/core/model/image-reference.ts, uproot/core), not by hand.',
+}));
 
 const LAYERS_ABOVE_CORE = [
   '**/engine/**',
@@ -105,15 +132,7 @@ export default tseslint.config(
     files: [`${UPROOT}/**/*.ts`, `${SANDBOX}/**/*.ts`],
     ignores: TEST_FILES,
     rules: {
-      // Typed errors only: an UprootError subclass with a code (InternalError for what should not happen).
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "ThrowStatement > NewExpression[callee.name='Error']",
-          message:
-            'Throw an UprootError subclass with a code (uproot\u2019s src/errors); InternalError for a bug.',
-        },
-      ],
+      'no-restricted-syntax': ['error', NO_PLAIN_ERROR, ...IMAGE_PARSING],
       // Functions a reader can hold: none over 120 lines, every line counted. A function that only returns
       // a data table says so beside it: `// eslint-disable-next-line max-lines-per-function -- data table`.
       'max-lines-per-function': [
@@ -121,6 +140,11 @@ export default tseslint.config(
         { max: 120, skipBlankLines: false, skipComments: false, IIFEs: true },
       ],
     },
+  },
+  {
+    // The one image-reference parser may take references apart.
+    files: [`${UPROOT}/core/model/image-reference.ts`],
+    rules: { 'no-restricted-syntax': ['error', NO_PLAIN_ERROR] },
   },
   {
     // Nothing in uproot imports the sandbox, tests included: the sandbox depends on uproot, never the reverse.
@@ -215,6 +239,31 @@ export default tseslint.config(
           root: `${UPROOT}/election`,
           entries: [`${UPROOT}/clock/index.ts`, `${UPROOT}/errors/index.ts`],
           message: 'src/election imports nothing of uproot\u2019s but src/clock and src/errors',
+        },
+      ],
+    },
+  },
+  {
+    // The CLI stands on the toolkit (which exports what the CLI prints: src/toolkit/documents.ts), the errors,
+    // the clock and core's public index; never on the engine, the adapters or a core folder (issue 26).
+    files: [`${UPROOT}/cli/**/*.ts`],
+    plugins: { uproot },
+    rules: {
+      'uproot/imports-within': [
+        'error',
+        {
+          root: `${UPROOT}/cli`,
+          // The sandbox has its own guard (NO_SANDBOX).
+          scope: UPROOT,
+          folders: [`${UPROOT}/toolkit`],
+          entries: [
+            `${UPROOT}/errors/index.ts`,
+            `${UPROOT}/clock/index.ts`,
+            `${UPROOT}/core/index.ts`,
+            `${UPROOT}/version.ts`,
+          ],
+          message:
+            'src/cli imports only src/toolkit, src/errors, src/clock, src/core/index.ts and src/version.ts (what it prints comes through src/toolkit/documents.ts)',
         },
       ],
     },

@@ -69,6 +69,53 @@ export const all = [readFileSync, EC2Client, KubeConfig, runPlan, KubeObjects];
   });
 });
 
+describe('the CLI over the toolkit (issue 26)', () => {
+  it('refuses the engine, the adapters and core folders in src/cli, and lets the toolkit, errors, clock and core/index through', async () => {
+    const deep = `import { describeGate } from '../../engine/gates/evaluate-gate.js';
+import { EXAMPLES } from '../../adapters/cluster-source/index.js';
+import { renderPlanText } from '../../core/plan/render-text.js';
+export const all = [describeGate, EXAMPLES, renderPlanText];
+`;
+    const found = await problems('packages/uproot/src/cli/commands/guard.ts', deep);
+    expect(found).toHaveLength(3);
+    expect(found.every((p) => p.startsWith('uproot/imports-within: src/cli imports only src/toolkit'))).toBe(
+      true,
+    );
+    const allowed = `import { describeGate } from '../../toolkit/documents.js';
+import { plan } from '../../toolkit/plan.js';
+import { InputError } from '../../errors/index.js';
+import { RealClock } from '../../clock/index.js';
+import { imageTag } from '../../core/index.js';
+import { VERSION } from '../../version.js';
+export const all = [describeGate, plan, InputError, RealClock, imageTag, VERSION];
+`;
+    expect(await problems('packages/uproot/src/cli/commands/guard.ts', allowed)).toEqual([]);
+  });
+});
+
+describe('one image-reference parser (issue 26)', () => {
+  const code = `export function tagOf(image: string, c: { image?: string }): unknown[] {
+  return [image.split('@')[0], image.lastIndexOf(':'), (c.image ?? '').split(':')[0], c.image?.indexOf('@')];
+}
+`;
+  it('refuses hand parsing of image references in both packages, outside the parser', async () => {
+    for (const file of [
+      'packages/uproot/src/core/checks/guard.ts',
+      'packages/sandbox/src/twin/nodes/guard.ts',
+    ]) {
+      const found = await problems(file, code);
+      expect(found).toHaveLength(4);
+      expect(found.every((p) => p.startsWith('no-restricted-syntax: Parse image references with'))).toBe(
+        true,
+      );
+    }
+    expect(await problems('packages/uproot/src/core/model/image-reference.ts', code)).toEqual([]);
+    // Other strings split on ':' (ARNs, keys) are not image references.
+    const other = "export const f = (arn: string, key: string) => [arn.split(':'), key.split(':')];\n";
+    expect(await problems('packages/uproot/src/adapters/aws/guard.ts', other)).toEqual([]);
+  });
+});
+
 describe('typed errors and function size', () => {
   it('refuses `throw new Error` in src, not in tests', async () => {
     const code = "export function f(): never {\n  throw new Error('x');\n}\n";

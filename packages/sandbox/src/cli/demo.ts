@@ -14,7 +14,13 @@ import {
   statusTable,
 } from 'uproot/cli';
 import { InputError } from 'uproot';
-import { controllerRowText, parseKubernetesVersion, resolveTarget, type ControllerRow } from 'uproot/core';
+import {
+  controllerRowText,
+  imageTag,
+  parseKubernetesVersion,
+  resolveTarget,
+  type ControllerRow,
+} from 'uproot/core';
 import { loadScenario, parseFaultsFlag, type Faults } from '../scenarios/index.js';
 import { runDemo, type DemoResult } from '../demo/run-demo.js';
 import { runFleetDemo, type FleetDemoResult } from '../demo/run-fleet-demo.js';
@@ -243,7 +249,7 @@ function journeyText(r: DemoResult): string[] {
     ...new Set(
       Object.entries(r.running.controlPlanePods)
         .filter(([pod]) => /^kube-(apiserver|controller-manager|scheduler)-/.test(pod))
-        .map(([, image]) => image.split(':').pop()),
+        .map(([, image]) => imageTag(image) ?? image),
     ),
   ];
   return [

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import fc from 'fast-check';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { addExecutionOptions, addTargetOptions } from './command-kit.js';
+import { addExecutionOptions, addTargetOptions } from './command-options.js';
 import { givenFlags, hintCommands, shellQuote } from './hint-command.js';
 
 const rancher = [

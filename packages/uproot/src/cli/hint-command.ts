@@ -5,7 +5,7 @@
  * commands, --state-dir, ...), each quoted for a POSIX shell, limited to the flags the hinted command takes.
  */
 import { Command, type Option } from 'commander';
-import { addExecutionOptions, addTargetOptions } from './command-kit.js';
+import { addExecutionOptions, addTargetOptions } from './command-options.js';
 
 /** One flag as the user gave it: `--context` with its value, or a switch (`--rancher-in-cluster`). */
 export interface GivenFlag {

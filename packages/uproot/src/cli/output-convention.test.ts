@@ -135,7 +135,7 @@ describe('-o on every command that prints a result', () => {
 
 describe('migrate --dry-run prints no hint it cannot follow', () => {
   it('has no --out, so it does not mention it', async () => {
-    const { renderPlanText } = await import('../core/plan/render-text.js');
+    const { renderPlanText } = await import('../toolkit/documents.js');
     const { plan } = await import('../toolkit/plan.js');
     const { plan: planned } = await plan({ example: 'rke2' });
     expect(renderPlanText(planned)).toContain('--out DIR');

@@ -3,8 +3,7 @@
  * time drives it here: a gate that waits 3 minutes on one unchanged condition.
  */
 import { describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../engine/events.js';
-import type { Gate } from '../core/plan/plan-types.js';
+import type { EngineEvent, Gate } from '../toolkit/documents.js';
 import { progressPrinter, waitedText } from './command-kit.js';
 
 const gate = { type: 'nodes-initialized' } as unknown as Gate;

@@ -156,7 +156,6 @@ export {
   hasDefect,
   hasFeature,
   helmChartsInManifest,
-  imageTag,
   knownDefects,
   pinnedCcmRelease,
   renderCcmValues,
@@ -242,9 +241,25 @@ export {
   type AwsCloudConfig,
 } from './cloud-config/index.js';
 
+// Container image references, distribution/reference's grammar: the one parser, for uproot and its sandbox
+export {
+  formatImageReference,
+  imageName,
+  imageTag,
+  normalizeImageReference,
+  parseImageReference,
+  sameRepository,
+  tryParseImageReference,
+  withImageTag,
+  withTag,
+  type ImageReference,
+  type ImageReferenceParse,
+  type ImageReferenceProblem,
+} from './model/index.js';
 // Container images; the cluster snapshot's shapes the facts above read
 export { isEcrImage, type HelmChartFacts, type PolicyRule } from './checks/index.js';
-// The plan those facts are judged against
+// The plan those facts are judged against, and its steps' ids
+export { STEP_IDS, isStepId } from './plan/plan-types.js';
 export type { GateType, MigrationPlan, StepId } from './plan/plan-types.js';
 
 // `uproot snapshot`'s record of a live cluster and its AWS account, which the sandbox replays as a twin (issue 27)

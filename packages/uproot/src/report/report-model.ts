@@ -1,6 +1,6 @@
 import type { Journal, StepRecord } from '../engine/journal/journal-schema.js';
 import { controllerRows, type ControllerRow, type OwnershipReport } from '../core/ownership/index.js';
-import { withImageTag } from '../core/ccm/index.js';
+import { withImageTag } from '../core/model/index.js';
 
 /** What a migration report shows, derived purely from the journal (and the ownership timeline when known). */
 export interface ReportModel {

@@ -1,5 +1,11 @@
-import { atLeast, type KubernetesVersion, isEcrImage, lastFlagValue } from 'uproot/core';
-import { imageTag } from '../layout/versions.js';
+import {
+  atLeast,
+  type KubernetesVersion,
+  isEcrImage,
+  lastFlagValue,
+  normalizeImageReference,
+  tryParseImageReference,
+} from 'uproot/core';
 
 /**
  * Pulling from ECR without the in-tree credential provider. Up to 1.26 the kubelet fetched ECR credentials
@@ -18,18 +24,20 @@ export function imagePullError(
 ): string | undefined {
   if (!isEcrImage(image) || !atLeast(kubelet.version, 1, 27)) return undefined;
   if (lastFlagValue(kubelet.args, 'image-credential-provider-config')) return undefined;
-  const tag = imageTag(image);
-  const ref = tag ? image : `${image}:latest`;
-  const host = image.split('/')[0] ?? '';
-  const repo = (tag ? image.slice(0, image.length - tag.length - 1) : image).slice(host.length + 1);
+  const parsed = tryParseImageReference(image);
+  if (!parsed) return undefined; // never reaches a registry: the kubelet reports InvalidImageName
+  // A reference without tag or digest pulls :latest; the registry API asks for /v2/<path>/manifests/<tag|digest>.
+  const ref = parsed.tag || parsed.digest ? image : `${image}:latest`;
+  const { domain: host = '', path: repo } = normalizeImageReference(parsed);
+  const manifest = parsed.digest ?? parsed.tag ?? 'latest';
   const runtime = containerRuntimeVersion.split('://');
   if (runtime[0] === 'docker') {
-    return `rpc error: code = Unknown desc = Error response from daemon: Head "https://${host}/v2/${repo}/manifests/${tag ?? 'latest'}": no basic auth credentials`;
+    return `rpc error: code = Unknown desc = Error response from daemon: Head "https://${host}/v2/${repo}/manifests/${manifest}": no basic auth credentials`;
   }
   const containerd17 = /^1\.(\d+)/.exec(runtime[1] ?? '')?.[1];
   const cause =
     containerd17 !== undefined && Number(containerd17) >= 7
       ? 'pull access denied, repository does not exist or may require authorization: authorization failed: no basic auth credentials'
-      : `pulling from host ${host} failed with status code [manifests ${tag ?? 'latest'}]: 401 Unauthorized`;
+      : `pulling from host ${host} failed with status code [manifests ${manifest}]: 401 Unauthorized`;
   return `rpc error: code = Unknown desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${cause}`;
 }

@@ -1,5 +1,5 @@
 import type { Clock } from 'uproot';
-import type { KubernetesVersion } from 'uproot/core';
+import { sameRepository, type KubernetesVersion } from 'uproot/core';
 import {
   LABEL_INSTANCE_TYPE,
   LABEL_INSTANCE_TYPE_BETA,
@@ -24,10 +24,9 @@ import { WorkQueue } from '../runtime/work-queue.js';
 export const RKE2_CLOUD_PROVIDER_IMAGE = 'index.docker.io/rancher/rke2-cloud-provider';
 export const RKE2_PROVIDER_ID_SCHEME = 'rke2://';
 
+/** Any tag of it, under any of the names Docker Hub answers to (`rancher/…`, `docker.io/rancher/…`). */
 export function isRke2CloudProviderImage(image: string): boolean {
-  return (
-    image.startsWith(`${RKE2_CLOUD_PROVIDER_IMAGE}:`) || image.startsWith('rancher/rke2-cloud-provider:')
-  );
+  return sameRepository(image, RKE2_CLOUD_PROVIDER_IMAGE);
 }
 
 /** The image RKE2 of a given version runs for its built-in cloud controller (scripts/version.sh CCM_VERSION). */

@@ -1,4 +1,4 @@
-import { parseKubernetesVersion, type KubernetesVersion } from 'uproot/core';
+import { imageTag, parseKubernetesVersion, type KubernetesVersion } from 'uproot/core';
 import type { Distribution } from '../../scenarios/index.js';
 
 /**
@@ -32,13 +32,6 @@ export function distroVersion(distribution: Distribution, raw: string): DistroVe
     case 'none':
       return { version, configured: base, kubelet: base, imageTag: base };
   }
-}
-
-/** The tag of an image reference (`…/kube-apiserver:v1.27.16` → `v1.27.16`; none for a digest-only one). */
-export function imageTag(image: string): string | undefined {
-  const ref = image.split('@')[0] ?? '';
-  const colon = ref.lastIndexOf(':');
-  return colon > ref.lastIndexOf('/') ? ref.slice(colon + 1) : undefined;
 }
 
 /**

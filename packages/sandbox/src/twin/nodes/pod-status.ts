@@ -1,3 +1,4 @@
+import { imageName, tryParseImageReference } from 'uproot/core';
 import type { ContainerSnapshot } from '../managers/container-supervisor.js';
 import { kubeTime, type KubeObject } from '../kube/kube-types.js';
 
@@ -19,6 +20,16 @@ export interface PodStatusInput {
 interface ContainerSpec {
   readonly name: string;
   readonly image?: string;
+}
+
+/**
+ * The imageID a kubelet reports: the repository name and the digest of what it runs (the reference's own when
+ * it pins one; else one made from the pod's uid, there being no registry to pull from).
+ */
+function imageIdOf(image: string, uid: string): string {
+  const ref = tryParseImageReference(image);
+  const digest = ref?.digest ?? `sha256:${uid.padEnd(64, '0').slice(0, 64)}`;
+  return `${ref ? imageName(ref) : image}@${digest}`;
 }
 
 function containersOf(pod: KubeObject): ContainerSpec[] {
@@ -54,7 +65,7 @@ export function runningPodStatus(input: PodStatusInput): Record<string, unknown>
     return {
       name: c.name,
       image: c.image ?? '',
-      imageID: `${(c.image ?? '').split(':')[0]}@sha256:${uid.padEnd(64, '0').slice(0, 64)}`,
+      imageID: imageIdOf(c.image ?? '', uid),
       containerID:
         `containerd://${uid}${String(i).padStart(2, '0')}${String(snapshot?.restartCount ?? 0).padStart(4, '0')}`.slice(
           0,

@@ -1,5 +1,5 @@
 import type { Clock } from 'uproot';
-import { parseKubernetesVersion, type KubernetesVersion } from 'uproot/core';
+import { imageTag, parseKubernetesVersion, type KubernetesVersion } from 'uproot/core';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { InstanceLayout } from '../layout/cluster-layout.js';
 import { clone, kubeTime, metaOf } from '../kube/kube-types.js';
@@ -218,9 +218,8 @@ export class StaticPodSet {
 
 /** The CCM's Kubernetes version is its image tag's minor (`…/cloud-controller-manager:v1.26.11` → 1.26). */
 export function ccmVersionOf(image: string): KubernetesVersion {
-  const tag = image.slice(image.lastIndexOf(':') + 1);
   try {
-    return parseKubernetesVersion(tag, 'image');
+    return parseKubernetesVersion(imageTag(image) ?? '', 'image');
   } catch {
     return parseKubernetesVersion('v1.35.0', 'image');
   }

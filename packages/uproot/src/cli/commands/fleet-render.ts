@@ -4,10 +4,10 @@
 import {
   describeOutcome,
   describeProgress,
+  type EngineEvent,
   type FleetStatusRow,
   type JobState,
-} from '../../core/fleet/index.js';
-import type { EngineEvent } from '../../engine/events.js';
+} from '../../toolkit/documents.js';
 import type {
   FleetMigrateResult,
   FleetPreflightResult,

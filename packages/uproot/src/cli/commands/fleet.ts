@@ -21,7 +21,7 @@ import {
   type FleetStatusReport,
   type FleetTargets,
 } from '../../toolkit/fleet/index.js';
-import { hostOf } from '../command-kit.js';
+import { hostOf } from '../command-options.js';
 import { fleetEventLine, migrateTable, preflightTable, statusTable } from './fleet-render.js';
 
 interface FleetCliFlags {

@@ -4,8 +4,8 @@ import { Option, type Command } from 'commander';
 import type { CommandRegistrar } from '../program.js';
 import { outputOption, parseOutputFormat, renderDocument } from '../output.js';
 import { ExitCode, InputError } from '../../errors/index.js';
-import { parseKubernetesVersion } from '../../core/kubernetes-version/index.js';
 import {
+  parseKubernetesVersion,
   checkLeaderMigrationConfiguration,
   leaderMigrationToYaml,
   logicalControllerOf,
@@ -15,7 +15,7 @@ import {
   type LeaderMigrationReport,
   type ManagerComponent,
   type MigrationPhase,
-} from '../../core/leader-migration/index.js';
+} from '../../core/index.js';
 
 const COMPONENTS = ['kube-controller-manager', 'cloud-controller-manager'] as const;
 

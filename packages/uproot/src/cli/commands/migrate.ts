@@ -6,27 +6,27 @@
 import { Option } from 'commander';
 import type { CommandContext, CommandRegistrar } from '../program.js';
 import { parseOutputFormat, renderDocument } from '../output.js';
-import { renderPlanText } from '../../core/plan/render-text.js';
 import { formatError } from '../../errors/index.js';
 import { RealClock } from '../../clock/index.js';
-import { describeGate } from '../../engine/gates/evaluate-gate.js';
-import type { Journal } from '../../engine/journal/journal-schema.js';
-import type { RunResult } from '../../engine/run-plan.js';
-import type { StepId } from '../../core/plan/plan-types.js';
+import {
+  describeGate,
+  renderPlanText,
+  type Journal,
+  type RunResult,
+  type StepId,
+} from '../../toolkit/documents.js';
 import { migrate, type MigrateOptions, type MigrateResult } from '../../toolkit/migrate.js';
 import {
   addExecutionOptions,
   addTargetOptions,
   executionFlags,
   hostOf,
-  indent,
-  journalSummary,
-  progressPrinter,
   stepIdArg,
   targetFlags,
   type ExecutionCliFlags,
   type TargetCliFlags,
-} from '../command-kit.js';
+} from '../command-options.js';
+import { indent, journalSummary, progressPrinter } from '../command-kit.js';
 
 function runText(result: RunResult, lockLost: Error | undefined): string {
   const lines: string[] = [];

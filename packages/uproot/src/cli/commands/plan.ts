@@ -5,8 +5,7 @@
  */
 import type { CommandRegistrar } from '../program.js';
 import { outputOption, parseOutputFormat, renderDocument } from '../output.js';
-import { EXAMPLES } from '../../adapters/cluster-source/index.js';
-import { renderPlanText } from '../../core/plan/render-text.js';
+import { EXAMPLES, renderPlanText } from '../../toolkit/documents.js';
 import { plan } from '../../toolkit/plan.js';
 import { livePlan, plansLive, type LivePlanOptions } from '../../toolkit/live-plan.js';
 import { ExitCode, InputError } from '../../errors/index.js';

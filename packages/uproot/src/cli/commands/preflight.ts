@@ -7,7 +7,7 @@ import { Option } from 'commander';
 import type { CommandRegistrar } from '../program.js';
 import { outputOption, parseOutputFormat, renderDocument } from '../output.js';
 import { ExitCode } from '../../errors/index.js';
-import { preflightReportSchema, renderPreflightText, type PreflightReport } from '../../core/checks/index.js';
+import { preflightReportSchema, renderPreflightText, type PreflightReport } from '../../toolkit/documents.js';
 import { preflight } from '../../toolkit/preflight.js';
 
 interface PreflightFlags {

@@ -6,19 +6,18 @@ import { RealClock } from '../../clock/index.js';
 import type { CommandContext, CommandRegistrar } from '../program.js';
 import { parseOutputFormat, renderDocument } from '../output.js';
 import { formatError } from '../../errors/index.js';
-import { describeGate } from '../../engine/gates/evaluate-gate.js';
+import { describeGate } from '../../toolkit/documents.js';
 import { rollback, type RollbackRunResult } from '../../toolkit/rollback.js';
 import {
   addExecutionOptions,
   addTargetOptions,
   executionFlags,
   hostOf,
-  journalSummary,
-  progressPrinter,
   targetFlags,
   type ExecutionCliFlags,
   type TargetCliFlags,
-} from '../command-kit.js';
+} from '../command-options.js';
+import { journalSummary, progressPrinter } from '../command-kit.js';
 
 interface RollbackCliFlags extends TargetCliFlags, ExecutionCliFlags {
   yes?: boolean;

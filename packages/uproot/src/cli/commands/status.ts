@@ -4,7 +4,7 @@ import { outputOption, parseOutputFormat, renderResult } from '../output.js';
 import { RealClock } from '../../clock/index.js';
 import { ExitCode, InputError } from '../../errors/index.js';
 import { status, watchStatus, type StatusReport } from '../../toolkit/status.js';
-import { addTargetOptions, hostOf, targetFlags, type TargetCliFlags } from '../command-kit.js';
+import { addTargetOptions, hostOf, targetFlags, type TargetCliFlags } from '../command-options.js';
 import { controllerRowText } from '../../core/index.js';
 
 interface StatusCliFlags extends TargetCliFlags {

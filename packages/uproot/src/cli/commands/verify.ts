@@ -2,9 +2,9 @@
 import { Option } from 'commander';
 import type { CommandContext, CommandRegistrar } from '../program.js';
 import { outputOption, parseOutputFormat, renderDocument } from '../output.js';
-import { DISTROS, type Distro } from '../../core/plan/plan-types.js';
+import { DISTROS, type Distro } from '../../toolkit/documents.js';
 import { verify, type VerifyReport } from '../../toolkit/verify.js';
-import { addTargetOptions, hostOf, targetFlags, type TargetCliFlags } from '../command-kit.js';
+import { addTargetOptions, hostOf, targetFlags, type TargetCliFlags } from '../command-options.js';
 
 interface VerifyCliFlags extends TargetCliFlags {
   region?: string;

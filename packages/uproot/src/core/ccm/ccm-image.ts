@@ -47,17 +47,3 @@ export function ccmTagRelease(tag: string): CcmRelease | undefined {
   const m = /^v?1\.(\d+)\.(\d+)(?:$|[-+])/.exec(tag);
   return m ? { major: 1, minor: Number(m[1]), patch: Number(m[2]), raw: tag } : undefined;
 }
-
-/** The tag of an image reference (`repo/name:tag` or `repo/name:tag@sha256:…`), if it has one. */
-export function imageTag(image: string): string | undefined {
-  const name = image.split('@')[0]!;
-  const colon = name.lastIndexOf(':');
-  return colon > name.lastIndexOf('/') ? name.slice(colon + 1) : undefined;
-}
-
-/** The image reference with `tag` instead of whatever tag (and digest) it had. */
-export function withImageTag(image: string, tag: string): string {
-  const name = image.split('@')[0]!;
-  const current = imageTag(name);
-  return `${current === undefined ? name : name.slice(0, name.length - current.length - 1)}:${tag}`;
-}

@@ -5,7 +5,8 @@
  */
 import type { CheckContext } from '../checks/check-context.js';
 import { flagEnabled, parseFlags } from '../checks/facts/component-flags.js';
-import { ccmTagRelease, imageTag, pinnedCcmRelease } from './ccm-image.js';
+import { imageTag } from '../model/index.js';
+import { ccmTagRelease, pinnedCcmRelease } from './ccm-image.js';
 import type { CcmRelease } from './ccm-releases.js';
 import { findCcmDeployments, type CcmDeployment } from './installed-chart.js';
 

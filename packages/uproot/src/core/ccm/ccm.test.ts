@@ -10,13 +10,11 @@ import {
   firstFixedRelease,
   hasDefect,
   hasFeature,
-  imageTag,
   isTaggedRelease,
   knownDefects,
   releasesOf,
   routeControllerDefect,
   routeControllerWorks,
-  withImageTag,
 } from './index.js';
 
 const v = (s: string) => parseKubernetesVersion(s);
@@ -126,17 +124,5 @@ describe('features by release', () => {
     expect(hasFeature(ccmRelease(29, 10), 'instance-topology')).toBe(false);
     expect(hasFeature(ccmRelease(36, 0), 'refuses-lb-type-change')).toBe(true);
     expect(hasFeature(ccmRelease(35, 2), 'refuses-lb-type-change')).toBe(false);
-  });
-});
-
-describe('image references', () => {
-  it('reads and replaces tags, with registry ports and digests', () => {
-    expect(imageTag('registry.k8s.io/provider-aws/cloud-controller-manager:v1.26.11')).toBe('v1.26.11');
-    expect(imageTag('registry.local:5000/ccm')).toBeUndefined();
-    expect(imageTag('r.io/ccm:v1.27.7@sha256:abc')).toBe('v1.27.7');
-    expect(withImageTag('registry.k8s.io/provider-aws/cloud-controller-manager:v1.26.11', 'v1.26.14')).toBe(
-      'registry.k8s.io/provider-aws/cloud-controller-manager:v1.26.14',
-    );
-    expect(withImageTag('registry.local:5000/ccm', 'v1.26.14')).toBe('registry.local:5000/ccm:v1.26.14');
   });
 });

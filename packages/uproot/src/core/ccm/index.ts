@@ -10,9 +10,7 @@ export {
   ccmImageTagFor,
   ccmTagMinor,
   ccmTagRelease,
-  imageTag,
   pinnedCcmRelease,
-  withImageTag,
 } from './ccm-image.js';
 export {
   CCM_RELEASES,

@@ -88,6 +88,19 @@ describe('ccm-install', () => {
     );
   });
 
+  it('reads the tag of a mirrored, digest-pinned image (the digest was once taken for the tag)', () => {
+    const r = resultOf(
+      snapshotWith((m) => {
+        install(m, GOOD_ARGS, 'v1.35.0');
+        const ccm = okValue(m.kube.daemonSets)[0]!.containers[0]!;
+        ccm.image = `mirror.internal:5000/provider-aws/cloud-controller-manager:v1.35.0@sha256:${'0'.repeat(64)}`;
+      }),
+      'ccm-install',
+    );
+    expect(r.status).toBe('fail');
+    expect(r.message).toContain('image v1.35.0 is newer than the API server (v1.26.15+rke2r1)');
+  });
+
   it('fails the 1.28 rename hazard with the default config, warns with an explicit config', () => {
     const hazard = snapshotWith((m) => {
       install(m, GOOD_ARGS, 'v1.28.5');

@@ -17,6 +17,7 @@ import { ruleAllows } from './facts/rbac-rules.js';
 import { clusterUsesCloudRoutes } from '../ccm/index.js';
 import { defaultConfigIsSafe } from '../leader-migration/index.js';
 import { ccmImageTagFor, ccmTagMinor } from '../ccm/index.js';
+import { imageTag } from '../model/index.js';
 import { minorString, type KubernetesVersion } from '../kubernetes-version/index.js';
 
 const ID = 'ccm-install';
@@ -116,7 +117,7 @@ function judgeVersion(
     tag?: string;
   };
   const server = ctx.profile.version;
-  const tag = d.image?.includes(':') ? d.image.slice(d.image.lastIndexOf(':') + 1) : undefined;
+  const tag = d.image ? imageTag(d.image) : undefined;
   const minor = tag ? ccmTagMinor(tag) : undefined;
   const want = pinnedVersion(ctx);
   if (minor === undefined) {

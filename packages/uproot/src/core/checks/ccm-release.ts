@@ -15,10 +15,10 @@ import {
   hasDefect,
   knownDefects,
   pinnedCcmRelease,
-  withImageTag,
   type CcmRelease,
   type DefectFinding,
 } from '../ccm/index.js';
+import { withImageTag } from '../model/index.js';
 import { fail, pass, warn, type CheckResult, type Fix } from './check-result.js';
 import type { CheckContext } from './check-context.js';
 import { CCM_NAMESPACE } from '../ccm/index.js';

@@ -5,14 +5,17 @@
  * Kubelet flags are not visible through the API, except where the distribution records them (RKE2's
  * rke2.io/node-args annotation) or the cluster definition sets them.
  */
+import { tryParseImageReference } from '../model/index.js';
 import { pass, skip, warn, type CheckResult, type Fix } from './check-result.js';
 import { plural, type CheckContext } from './check-context.js';
 
 const ID = 'ecr-credentials';
-const ECR_IMAGE = /^(\d{12})\.dkr\.ecr(-fips)?\.([a-z0-9-]+)\.amazonaws\.com(\.cn)?\//;
+const ECR_REGISTRY = /^(\d{12})\.dkr\.ecr(-fips)?\.([a-z0-9-]+)\.amazonaws\.com(\.cn)?$/;
 
+/** Whether the image's registry is an ECR registry (`<account>.dkr.ecr[-fips].<region>.amazonaws.com[.cn]`). */
 export function isEcrImage(image: string): boolean {
-  return ECR_IMAGE.test(image);
+  const registry = tryParseImageReference(image)?.domain;
+  return registry !== undefined && ECR_REGISTRY.test(registry);
 }
 
 export function checkEcrCredentials(ctx: CheckContext): CheckResult {

@@ -19,6 +19,7 @@ import { fail, pass, skip, type CheckResult, type Fix, type ResourceRef } from '
 import type { CheckContext } from './check-context.js';
 import type { ClusterDefinition, Rke2Definition } from './facts/cluster-definition.js';
 import { tryParse } from './facts/cluster-profile.js';
+import { imageTag } from '../model/index.js';
 
 const ID = 'in-tree-after-removal';
 
@@ -135,9 +136,8 @@ function rke2Findings(definition: Rke2Definition, resource: ResourceRef): Findin
 }
 
 function versionOfImage(image: string): KubernetesVersion | undefined {
-  const ref = image.split('@')[0] ?? '';
-  const colon = ref.lastIndexOf(':');
-  return colon > ref.lastIndexOf('/') ? tryParse(ref.slice(colon + 1)) : undefined;
+  const tag = imageTag(image);
+  return tag === undefined ? undefined : tryParse(tag);
 }
 
 /** The version the nodes still run: the oldest kubelet (they are not upgraded past it yet). */

@@ -46,7 +46,9 @@ describe('holder identities and pods', () => {
   });
   it('reads the version from an image tag, with or without a distribution suffix or digest', () => {
     expect(imageVersion('registry.k8s.io/kube-controller-manager:v1.26.5')?.minor).toBe(26);
-    expect(imageVersion('rancher/hardened-kubernetes:v1.27.16-rke2r1-build20240717@sha256:ab')?.minor).toBe(
+    // A real-length digest: `sha256:ab` is no digest (go-digest wants 64 hex digits), so no reference at all.
+    const digest = `sha256:${'ab'.repeat(32)}`;
+    expect(imageVersion(`rancher/hardened-kubernetes:v1.27.16-rke2r1-build20240717@${digest}`)?.minor).toBe(
       27,
     );
     expect(imageVersion('localhost:5000/kcm')).toBeUndefined();

@@ -9,6 +9,7 @@
  */
 import { flagEnabled, parseFlags } from '../checks/facts/component-flags.js';
 import { parseKubernetesVersion, type KubernetesVersion } from '../kubernetes-version/index.js';
+import { imageTag } from '../model/index.js';
 import {
   controllerName,
   controllerNameInEra,
@@ -98,11 +99,8 @@ export function podOnHost(pod: ManagerPod, host: string): boolean {
 
 /** The version in an image tag (`…/kube-controller-manager:v1.26.5`, `…:v1.26.15-rke2r1-build…`). */
 export function imageVersion(image: string | undefined): KubernetesVersion | undefined {
-  if (!image) return undefined;
-  const name = image.split('@')[0] ?? '';
-  const colon = name.lastIndexOf(':');
-  if (colon < 0 || colon < name.lastIndexOf('/')) return undefined;
-  return parsedVersion(name.slice(colon + 1));
+  const tag = image ? imageTag(image) : undefined;
+  return tag === undefined ? undefined : parsedVersion(tag);
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import { parseDocument } from 'yaml';
 import type { Clock } from '../../clock/index.js';
-import { imageTag } from '../../core/ccm/ccm-image.js';
+import { imageTag } from '../../core/model/index.js';
 import { ExitCode, UprootError } from '../../errors/index.js';
 import type { ComponentPodFacts, LeaseFacts, ManagerComponent } from '../gates/gate-facts.js';
 import { handedOver } from './roll-order.js';

@@ -4,7 +4,7 @@
  * the old pod is still Running: the gate waits for the pod the manifest describes (its image tag and its
  * leader-migration flag), Running and Ready, on each node. The DaemonSet gate is the same proof for the chart.
  */
-import { imageTag } from '../../core/ccm/ccm-image.js';
+import { imageTag } from '../../core/model/index.js';
 import { flagEnabled, parseFlags } from '../../core/checks/facts/component-flags.js';
 import type { ComponentPodFacts, NodeFacts } from './gate-facts.js';
 import { pass, someNames, wait, type GateVerdict } from './gate-verdict.js';

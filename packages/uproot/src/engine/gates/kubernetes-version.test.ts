@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { ComponentPodFacts, NodeFacts } from './gate-facts.js';
 import {
   evaluateKubernetesVersion,
-  imageTagOf,
   tagMatches,
   VERSIONED_CONTROL_PLANE,
   type VersionFacts,
@@ -50,12 +49,6 @@ function cluster(options: {
 }
 
 describe('image tags', () => {
-  it('reads the tag after the last colon of the name, not a registry port, and ignores digests', () => {
-    expect(imageTagOf('registry.k8s.io/kube-apiserver:v1.28.15')).toBe('v1.28.15');
-    expect(imageTagOf('localhost:5000/kube-apiserver')).toBeUndefined();
-    expect(imageTagOf('localhost:5000/kube-apiserver:v1.28.15@sha256:abc')).toBe('v1.28.15');
-  });
-
   it('accepts the release with a build suffix, never a longer patch', () => {
     expect(tagMatches('v1.28.15-rke2r1-build20241023', 'v1.28.15-rke2r1')).toBe(true);
     expect(tagMatches('v1.28.15', 'v1.28.15')).toBe(true);

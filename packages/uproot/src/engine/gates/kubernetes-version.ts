@@ -6,6 +6,7 @@
  * forms the distribution shows (src/core/distros/shared/releases.ts); no imageTag means the control plane
  * runs without pods and only the other two views exist.
  */
+import { imageTag } from '../../core/model/index.js';
 import type { ComponentPodFacts, NodeFacts } from './gate-facts.js';
 import { pass, someNames, wait, type GateVerdict } from './gate-verdict.js';
 
@@ -35,14 +36,6 @@ export interface VersionFacts {
   readonly pods: readonly ComponentPodFacts[];
 }
 
-/** The tag of an image reference (`host:5000/repo:tag@sha256:…` → `tag`), or undefined when it has none. */
-export function imageTagOf(image: string): string | undefined {
-  const withoutDigest = image.split('@')[0] ?? '';
-  const lastSlash = withoutDigest.lastIndexOf('/');
-  const colon = withoutDigest.lastIndexOf(':');
-  return colon > lastSlash ? withoutDigest.slice(colon + 1) : undefined;
-}
-
 /** A tag carries the release when it is the release or the release plus a build suffix (`…-build20240717`). */
 export function tagMatches(tag: string | undefined, expected: string): boolean {
   return tag === expected || (tag !== undefined && tag.startsWith(`${expected}-`));
@@ -70,12 +63,12 @@ function podOn(
  * kube-controller-manager must run on every control-plane node (the migration relies on both); every other
  * versioned pod found (kube-scheduler) must run the release too.
  */
-function controlPlaneProblems(facts: VersionFacts, imageTag: string): string[] {
+function controlPlaneProblems(facts: VersionFacts, expected: string): string[] {
   const problems: string[] = [];
   const judged = new Set<ComponentPodFacts>();
   const judge = (pod: ComponentPodFacts, component: string, node: string): void => {
     judged.add(pod);
-    if (!tagMatches(imageTagOf(pod.image ?? ''), imageTag))
+    if (!tagMatches(imageTag(pod.image ?? ''), expected))
       problems.push(`${component} on ${node} (${pod.image ?? 'no image'})`);
     else if (pod.phase !== 'Running' || pod.ready === false)
       problems.push(`${component} on ${node} (${pod.phase ?? 'no phase'}, not ready)`);

@@ -4,6 +4,7 @@
  * when the KCM is not a pod, as on RKE).
  */
 import { parseKubernetesVersion, type KubernetesVersion } from '../../kubernetes-version/index.js';
+import { imageTag } from '../../model/index.js';
 import type { KubeSnapshot, NodeFacts, Readable } from '../snapshot.js';
 import { normalizeArg, parseFlags, type Flags } from './component-flags.js';
 import type { ClusterDefinition } from './cluster-definition.js';
@@ -143,13 +144,6 @@ function controlPlaneVersions(kube: KubeSnapshot): ComponentVersion[] {
   return server
     ? [{ component: 'kube-apiserver', source: '/version', version: server }, ...fromPods]
     : fromPods;
-}
-
-/** The tag of an image reference, or undefined (`host:5000/repo` has none). */
-function imageTag(image: string): string | undefined {
-  const name = image.split('@')[0] ?? '';
-  const colon = name.lastIndexOf(':');
-  return colon > name.lastIndexOf('/') ? name.slice(colon + 1) : undefined;
 }
 
 /**

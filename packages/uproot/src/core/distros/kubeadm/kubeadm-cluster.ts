@@ -15,7 +15,8 @@ import {
   type ParsedYamlFile,
   type SourceFile,
 } from '../shared/yaml-source.js';
-import { containers, findContainer, flagsOf, imageTag, isPod } from './static-pod.js';
+import { imageTag } from '../../model/index.js';
+import { containers, findContainer, flagsOf, isPod } from './static-pod.js';
 
 export type ManifestRole = 'kube-controller-manager' | 'kube-apiserver' | 'cloud-controller-manager';
 

@@ -19,7 +19,8 @@ import {
   type CcmPodOptions,
 } from './ccm-static-pod.js';
 import { manifestRole } from './kubeadm-cluster.js';
-import { containers, flagsOf, setFlags, withHostPath, withImageTag, withoutHostPath } from './static-pod.js';
+import { withImageTag } from '../../model/index.js';
+import { containers, flagsOf, setFlags, withHostPath, withoutHostPath } from './static-pod.js';
 
 const MIGRATION_FLAGS = ['enable-leader-migration', 'leader-migration-config'];
 

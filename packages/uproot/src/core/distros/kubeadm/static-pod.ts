@@ -87,18 +87,3 @@ export function withoutHostPath(pod: JsonRecord, name: string): void {
     }
   }
 }
-
-/** The image tag (`registry.k8s.io/kube-controller-manager:v1.26.15` → `v1.26.15`), if any. */
-export function imageTag(image: string): string | undefined {
-  const withoutDigest = image.split('@')[0] ?? image;
-  const lastSlash = withoutDigest.lastIndexOf('/');
-  const colon = withoutDigest.indexOf(':', lastSlash + 1);
-  return colon < 0 ? undefined : withoutDigest.slice(colon + 1);
-}
-
-export function withImageTag(image: string, tag: string): string {
-  const withoutDigest = image.split('@')[0] ?? image;
-  const lastSlash = withoutDigest.lastIndexOf('/');
-  const colon = withoutDigest.indexOf(':', lastSlash + 1);
-  return `${colon < 0 ? withoutDigest : withoutDigest.slice(0, colon)}:${tag}`;
-}
