@@ -42,6 +42,23 @@ function unionLength(spans: readonly TimeSpan[]): number {
 const inside = (s: TimeSpan, w: TimeSpan): boolean => s.from >= w.from && s.to <= w.to && s.to > s.from;
 
 describe('ownership arithmetic (properties)', () => {
+  it('a run that ends where the window begins did not run in it; one that started and stopped inside did', () => {
+    const run = (from: number, to: number): OwnershipInterval => ({
+      identity: 'kcm-a',
+      component: 'kube-controller-manager',
+      controllerName: 'service',
+      from,
+      to,
+      open: false,
+    });
+    expect(report([run(0, 100)], { from: 100, to: 200 }).state).toBe('not-yet-running');
+    expect(report([run(120, 120), run(150, 200)], { from: 100, to: 200 })).toMatchObject({
+      state: 'running',
+      firstRunAt: 120,
+      gaps: [{ from: 120, to: 150 }],
+    });
+  });
+
   it('owned time plus gaps is the window from the first run on; no gap before the first run', () => {
     fc.assert(
       fc.property(fc.array(interval, { maxLength: 8 }), windowArb, (intervals, window) => {

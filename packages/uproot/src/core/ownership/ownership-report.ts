@@ -83,7 +83,10 @@ function controllerReport(
   // A run that started and stopped at one instant (a manager replaced the moment the window began, on a
   // virtual clock that had not moved) still ran: the controller counts from then, and the time until the next
   // run is a gap, not "not yet running".
-  const firstRun = Math.min(...clipped.filter((i) => i.to >= i.from).map((i) => i.from));
+  // (An interval that only touches the window's edge did not run in it.)
+  const ranAt = (i: OwnershipInterval, c: OwnershipInterval): boolean =>
+    c.to > c.from || (i.from === i.to && i.from >= window.from && i.from <= window.to);
+  const firstRun = Math.min(...clipped.filter((c, k) => ranAt(raw[k]!, c)).map((i) => i.from));
   const intervals = clipped
     .filter((i) => i.to > i.from)
     // A total order, so the report does not depend on the order the intervals came in.
