@@ -281,11 +281,18 @@ export class Rke2Planner {
     );
   }
 
-  private tierNameOf(agent: NodeAgent): string {
+  private currentTiers(): Tier<NodeAgent>[] {
     const spec = this.cluster()?.spec;
     const rkeConfig = isRecord(spec) && isRecord(spec.rkeConfig) ? spec.rkeConfig : {};
-    const tiers = rancherTiers(this.options.fleet.all(), this.initMachine(), rkeConfig);
-    return tiers.find((t) => t.machines.includes(agent))?.name ?? 'worker';
+    return rancherTiers(this.options.fleet.all(), this.initMachine(), rkeConfig);
+  }
+
+  private currentTier(name: Tier<NodeAgent>['name']): Tier<NodeAgent> | undefined {
+    return this.currentTiers().find((t) => t.name === name);
+  }
+
+  private tierNameOf(agent: NodeAgent): string {
+    return this.currentTiers().find((t) => t.machines.includes(agent))?.name ?? 'worker';
   }
 
   /**
@@ -357,7 +364,10 @@ export class Rke2Planner {
     cordon(downstream, node);
     for (;;) {
       if (this.stopped) return false;
-      const result = drainNode(downstream, node, tier.drain, clock.now());
+      // The planner writes the tier's current options on every pass (drain.go drain: a changed option string
+      // is a new drain-options annotation), so a fix to them takes effect on the next try.
+      const options = this.currentTier(tier.name)?.drain ?? tier.drain;
+      const result = drainNode(downstream, node, options, clock.now());
       if (result.ok) {
         log(
           `rke2 planner: drained ${tier.name} node ${agent.instance.machineName} (evicted: ${result.evicted.join(', ') || 'none'})`,
