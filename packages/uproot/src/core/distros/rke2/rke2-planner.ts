@@ -106,6 +106,7 @@ function addRke2Hop(plan: PlanAssembly, definition: DefinitionEditor, hop: Plann
   );
 }
 
+// eslint-disable-next-line max-lines-per-function -- split by wt-floor
 export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPlan {
   rejectForeignOptions('rke2', options);
   const { parsed, docIndex, pathInDoc, cluster } = def;
