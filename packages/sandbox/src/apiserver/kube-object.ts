@@ -33,6 +33,21 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Keys are data: a map key may be `__proto__`, `constructor` or `prototype` (ConfigMap data, labels, custom
+ * resources), which the real API server stores like any other. `obj[key]` reads the prototype's property
+ * when the object has no such own key, and `obj[key] = v` with `__proto__` replaces the prototype instead
+ * of storing a key; these two never do.
+ */
+export function ownValue(obj: object, key: string): unknown {
+  return Object.hasOwn(obj, key) ? (obj as JsonObject)[key] : undefined;
+}
+
+/** Sets `key` as an own, enumerable data property, whatever the key. */
+export function setOwn(obj: JsonObject, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
 export function metaOf(obj: KubeObject): KubeObjectMeta {
   return obj.metadata ?? {};
 }
@@ -75,7 +90,9 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   const ak = Object.keys(a as object).filter((k) => (a as JsonObject)[k] !== undefined);
   const bk = Object.keys(b as object).filter((k) => (b as JsonObject)[k] !== undefined);
   if (ak.length !== bk.length) return false;
-  return ak.every((k) => jsonEqual((a as JsonObject)[k], (b as JsonObject)[k]));
+  return ak.every(
+    (k) => Object.hasOwn(b as object, k) && jsonEqual((a as JsonObject)[k], (b as JsonObject)[k]),
+  );
 }
 
 /** RFC 3339 at second precision, as Kubernetes writes metav1.Time. */

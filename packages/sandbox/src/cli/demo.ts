@@ -15,7 +15,7 @@ import {
 } from 'uproot/cli';
 import { InputError } from 'uproot';
 import { controllerRowText, parseKubernetesVersion, resolveTarget, type ControllerRow } from 'uproot/core';
-import { loadScenario } from '../scenarios/index.js';
+import { loadScenario, parseFaultsFlag, type Faults } from '../scenarios/index.js';
 import { runDemo, type DemoResult } from '../demo/run-demo.js';
 import { runFleetDemo, type FleetDemoResult } from '../demo/run-fleet-demo.js';
 import { FLEET_SCENARIO } from '../fleet/serve-fleet.js';
@@ -43,6 +43,10 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
     .option('--clusters <n>', 'with --scenario fleet: how many downstream clusters', '5')
     .option('--parallel <n>', 'with --scenario fleet: Jobs running at once', '4')
     .option('--dir <dir>', 'where the twin and the report go (default: a new temporary directory)')
+    .option(
+      '--faults [spec]',
+      'turn faults on: API 5xx/429/latency/watch drops, a node NotReady mid-roll, a crash-looping CCM, AWS throttling (docs/sandbox.md "Faults"); no value: the default mix',
+    )
     .option('-o, --output <format>', 'text or json', 'text')
     .action(
       ctx.run(
@@ -55,8 +59,10 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
           output: string;
           clusters: string;
           parallel: string;
+          faults?: string | true;
         }) => {
           const format = parseOutputFormat(opts.output, ['text', 'json']);
+          const faults = demoFaults(opts.faults, opts.scenario);
           const timeScale = opts.timeScale === undefined ? 50 : Number(opts.timeScale);
           if (!(timeScale > 0 && timeScale <= 1000)) {
             throw new InputError(
@@ -97,6 +103,7 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
               dir,
               ...(nodes ? { nodes } : {}),
               ...(opts.targetVersion ? { targetVersion: opts.targetVersion } : {}),
+              ...(faults ? { faults } : {}),
             },
             hostOf(ctx.io),
             {
@@ -113,6 +120,18 @@ export const registerDemoCommand: CommandRegistrar = (program, ctx) => {
       ),
     );
 };
+
+/** `--faults`, judged before anything starts; the fleet twin has no fault injection. */
+function demoFaults(value: string | true | undefined, scenario: string): Faults | undefined {
+  if (value === undefined) return undefined;
+  if (scenario === FLEET_SCENARIO) {
+    throw new InputError('UP-SANDBOX-FAULTS', '--faults applies to single-cluster scenarios, not fleet', {
+      location: { field: '--faults', value: value === true ? '' : value },
+      hint: 'leave --faults out with --scenario fleet, or pick another --scenario',
+    });
+  }
+  return parseFaultsFlag(value);
+}
 
 /** `--scenario fleet`: the fleet twin and the fleet commands (src/sandbox/demo/run-fleet-demo.ts). */
 async function runFleet(
@@ -182,6 +201,7 @@ function demoText(r: DemoResult): string {
     ...controllersText(r.ledger.rows),
     ...journeyText(r),
     restartsText(r),
+    ...faultsText(r),
     '',
     `${r.scenario}: migration ${r.migration.outcome.type} in ${r.wallSeconds} s (${r.simulatedSeconds} simulated seconds).`,
   ];
@@ -234,6 +254,17 @@ function journeyText(r: DemoResult): string[] {
   ];
 }
 
+/** The faults turned on, each with how often it fired (a configured fault that never triggered says 0). */
+function faultsText(r: DemoResult): string[] {
+  if (!r.faults) return [];
+  return [
+    `Faults (seed ${r.faults.seed}):`,
+    ...r.faults.faults.map(
+      (f) => `  ${f.fault.padEnd(14)} fired ${String(f.fired).padStart(5)}  ${f.detail}`,
+    ),
+  ];
+}
+
 function demoJson(r: DemoResult): unknown {
   return {
     scenario: r.scenario,
@@ -248,5 +279,6 @@ function demoJson(r: DemoResult): unknown {
     running: r.running,
     wallSeconds: r.wallSeconds,
     simulatedSeconds: r.simulatedSeconds,
+    ...(r.faults ? { faults: r.faults } : {}),
   };
 }

@@ -12,7 +12,7 @@ import {
 import { RealClock, type Clock } from 'uproot';
 import { ExitCode, InputError } from 'uproot';
 import { controllerRowText } from 'uproot/core';
-import { loadScenario } from '../scenarios/index.js';
+import { loadScenario, parseFaultsFlag, withFaults } from '../scenarios/index.js';
 import {
   callControl,
   readSandboxState,
@@ -143,12 +143,21 @@ interface UpOptions {
   dir?: string;
   detach: boolean;
   foreground: boolean;
+  faults?: string | true;
 }
 
 async function up(ctx: CommandContext, opts: UpOptions, argv: readonly string[]): Promise<number> {
   const dir = sandboxDir(ctx, opts.dir);
   const fleet = opts.scenario === FLEET_SCENARIO;
-  const loaded = fleet ? undefined : loadScenario(opts.scenario, { cwd: ctx.io.cwd });
+  const faults = opts.faults === undefined ? undefined : parseFaultsFlag(opts.faults);
+  if (faults && fleet) {
+    throw new InputError('UP-SANDBOX-FAULTS', '--faults applies to single-cluster scenarios, not fleet', {
+      location: { field: '--faults', value: opts.faults === true ? '' : String(opts.faults) },
+      hint: 'leave --faults out with --scenario fleet',
+    });
+  }
+  const plain = fleet ? undefined : loadScenario(opts.scenario, { cwd: ctx.io.cwd });
+  const loaded = plain && { ...plain, scenario: withFaults(plain.scenario, faults) };
   const clusters = opts.clusters === undefined ? 5 : parsePositive(opts.clusters, '--clusters', true);
   const timeScale = parsePositive(opts.timeScale, '--time-scale', false);
   const nodes = opts.nodes === undefined ? undefined : parsePositive(opts.nodes, '--nodes', true);
@@ -397,6 +406,10 @@ export const registerSandboxCommands: CommandRegistrar = (program: Command, ctx:
     .option('--nodes <n>', 'total number of nodes (control-plane nodes as the scenario says)')
     .option('--time-scale <x>', 'simulated seconds per real second', '1')
     .option('--dir <dir>', 'where the twin keeps kubeconfig, aws.env, sandbox.json and its log', DEFAULT_DIR)
+    .option(
+      '--faults [spec]',
+      'turn faults on for the rehearsal (docs/sandbox.md "Faults"); no value: the default mix',
+    )
     .option('--detach', 'start in the background and return once it is ready', false)
     .addOption(
       new Option('--foreground', 'serve in this process without printing (used by --detach)')
@@ -447,6 +460,9 @@ function rawUpArgs(opts: UpOptions): string[] {
     opts.timeScale,
     ...(opts.clusters !== undefined ? ['--clusters', opts.clusters] : []),
     ...(opts.nodes !== undefined ? ['--nodes', opts.nodes] : []),
+    ...(opts.faults !== undefined
+      ? [opts.faults === true ? '--faults=default' : `--faults=${opts.faults}`]
+      : []),
     ...(opts.detach ? ['--detach'] : []),
   ];
 }

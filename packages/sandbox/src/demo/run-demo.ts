@@ -31,8 +31,8 @@ import {
   type StepState,
 } from 'uproot';
 import { awsEnvironment } from '../aws/index.js';
-import { loadScenario, type Scenario } from '../scenarios/index.js';
-import { ledgerReport, startTwin, type LedgerReport, type Twin } from '../twin/index.js';
+import { loadScenario, withFaults, type Faults, type Scenario } from '../scenarios/index.js';
+import { ledgerReport, startTwin, type FaultsReport, type LedgerReport, type Twin } from '../twin/index.js';
 import { actAsPerson } from './twin-person.js';
 import { twinTarget, type TwinTarget } from './twin-target.js';
 
@@ -45,6 +45,8 @@ export interface DemoOptions {
   readonly nodes?: number;
   /** Where the journey ends (`--target-version`): the migration, then one hop per minor. */
   readonly targetVersion?: string;
+  /** `--faults`: replaces the scenario's own `faults:`. */
+  readonly faults?: Faults;
 }
 
 export interface DemoDeps {
@@ -86,6 +88,8 @@ export interface DemoResult {
   };
   readonly wallSeconds: number;
   readonly simulatedSeconds: number;
+  /** The faults turned on and how often each fired (absent when none were). */
+  readonly faults?: FaultsReport;
 }
 
 export interface DemoJourney {
@@ -147,7 +151,7 @@ interface DemoSession {
 }
 
 export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDeps): Promise<DemoResult> {
-  const { scenario } = loadScenario(options.scenario, { cwd: host.cwd });
+  const scenario = withFaults(loadScenario(options.scenario, { cwd: host.cwd }).scenario, options.faults);
   const progress = deps.onProgress ?? (() => undefined);
   const demoClock = startDemoClock({
     virtualTime: deps.virtualTime ?? false,
@@ -209,6 +213,7 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
       running,
       wallSeconds: Math.round((Date.now() - wallStart) / 100) / 10,
       simulatedSeconds: Math.round((end - simStart) / 100) / 10,
+      ...(twin.faults.enabled ? { faults: twin.faults.report() } : {}),
     };
   } finally {
     progress('stopping the twin');

@@ -10,6 +10,15 @@ export {
   type PersistentVolumeSpec,
 } from './scenario-schema.js';
 export {
+  faultsSchema,
+  parseFaultsFlag,
+  withFaults,
+  anyFaults,
+  DEFAULT_FAULTS,
+  type Faults,
+  type FaultsInput,
+} from './fault-spec.js';
+export {
   loadScenario,
   parseScenario,
   parseScenarioText,

@@ -12,6 +12,7 @@ export {
 } from './twin.js';
 export { serveTwin, exposeTwin, removeTwinFiles, type ServeTwinOptions } from './serve-twin.js';
 export type { TwinStatus } from './twin-status.js';
+export type { FaultsReport, FaultCount, FaultName } from './faults/twin-faults.js';
 export type { RkeUpResult } from './rke/rke-up.js';
 export type {
   ManagerLauncher,

@@ -17,6 +17,8 @@ import { ManifestApplier } from './helm/manifest-applier.js';
 import { R, TwinKube } from './kube/twin-kube.js';
 import { KubeadmDriver, writeInitialKubeadmFiles } from './kubeadm/kubeadm-driver.js';
 import { planClusterLayout, type ClusterLayout } from './layout/cluster-layout.js';
+import { snapshotLayout } from './layout/snapshot-layout.js';
+import { replayRecordedNodes } from './boot/replay-snapshot.js';
 import { distroVersion, type DistroVersion } from './layout/versions.js';
 import type { ManagerLauncher } from './managers/manager-launcher.js';
 import { simulatedManagerLauncher } from './managers/simulated-launcher.js';
@@ -38,6 +40,7 @@ import { servingGitVersion } from './components/serving-version.js';
 import { ledgerAnalysis, ledgerReport, type LedgerReport } from './ledger-report.js';
 import { journeyRestarts } from './nodes/restart-count.js';
 import { Cleanups } from './runtime/cleanups.js';
+import { TwinFaults } from './faults/twin-faults.js';
 
 export { ledgerAnalysis, ledgerReport, type LedgerReport } from './ledger-report.js';
 
@@ -79,6 +82,8 @@ export interface Twin {
   readonly kube: TwinKube;
   readonly nodes: NodeFleet;
   readonly ledger: Ledger;
+  /** The faults the scenario turned on (armed once the twin has booted) and how often each fired. */
+  readonly faults: TwinFaults;
   readonly files: {
     readonly kubeconfig: string;
     readonly awsEnv: string;
@@ -118,6 +123,8 @@ interface Boot {
   readonly version: DistroVersion;
   readonly initialIdentities: TwinIdentities;
   readonly cleanups: Cleanups;
+  /** The faults a user turned on (scenario `faults:`, `--faults`), armed once the twin has booted. */
+  readonly faults: TwinFaults;
   /** RKE under Rancher's management (its options in the v3 Cluster, not in a cluster.yml). */
   readonly rancherRke: boolean;
 }
@@ -175,6 +182,9 @@ export async function startTwin(options: StartTwinOptions): Promise<Twin> {
       kubeadmMachines,
       log: boot.log,
     });
+    const rancher = options.rancher ? undefined : servers.management;
+    boot.faults.arm({ downstream: servers.downstream, rancher, aws, fleet: machinery.fleet });
+    boot.cleanups.push(() => boot.faults.stop());
     const files = writeTwinFiles({
       dir: boot.dir,
       clusterName: boot.scenario.clusterName,
@@ -207,7 +217,9 @@ function resolveBoot(options: StartTwinOptions): Boot {
           etcd: Math.min(scenario.nodes.etcd, Math.max(0, total - scenario.nodes.controlPlane)),
           workers: Math.max(0, total - scenario.nodes.controlPlane - scenario.nodes.etcd),
         };
-  const layout = planClusterLayout(scenario, fork(random), counts);
+  // A `uproot snapshot` record's machines are the recorded ones (the draw stays, so other ids do not move).
+  const generated = planClusterLayout(scenario, fork(random), counts);
+  const layout = scenario.snapshot ? snapshotLayout(scenario, scenario.snapshot) : generated;
   const version = distroVersion(scenario.distribution, scenario.kubernetesVersion);
   const initialIdentities = twinIdentities(fork(random));
   // Controllers get their service account tokens from TokenRequest; this draw (once static tokens) stays
@@ -224,6 +236,7 @@ function resolveBoot(options: StartTwinOptions): Boot {
     version,
     initialIdentities,
     cleanups: new Cleanups(log),
+    faults: new TwinFaults(scenario.faults, { clock, seed: scenario.seed, log }),
     rancherRke: scenario.distribution === 'rke' && scenario.rke.managedBy === 'rancher',
   };
 }
@@ -325,20 +338,21 @@ function startMachinery(boot: Boot, servers: ApiServers, aws: AwsEmulator): Mach
     leaseRenewMs: scenario.timings.nodeLeaseRenewSeconds * 1000,
     log,
   });
-  const launcher =
+  const launcher = boot.faults.wrapLauncher(
     boot.options.launcher ??
-    simulatedManagerLauncher({
-      server: downstream.url,
-      certificateAuthority: downstream.certificateAuthority,
-      tokens: {
-        'kube-controller-manager': initialIdentities.kcm.token,
-        'cloud-controller-manager': initialIdentities.ccm.token,
-      },
-      aws,
-      clock,
-      random: fork(random),
-      ledger,
-    });
+      simulatedManagerLauncher({
+        server: downstream.url,
+        certificateAuthority: downstream.certificateAuthority,
+        tokens: {
+          'kube-controller-manager': initialIdentities.kcm.token,
+          'cloud-controller-manager': initialIdentities.ccm.token,
+        },
+        aws,
+        clock,
+        random: fork(random),
+        ledger,
+      }),
+  );
   const scheduler = new Scheduler(kube, clock, events, log);
   const daemonsets = new DaemonSetController(kube, clock, events, log);
   const pods = new PodRunner(kube, clock, fleet, launcher, events, log);
@@ -449,6 +463,7 @@ async function bootMachines(
   for (const agent of fleet.all()) await agent.boot(configs.get(agent)!);
   // The cluster stands as `rke up` left it, role taints synced onto the Nodes.
   if (scenario.distribution === 'rke') rkeUp.syncNodeTaints();
+  if (scenario.snapshot) replayRecordedNodes(kube, scenario.snapshot, clock);
   return { rkeUp, rkeConfigPath, clusterYaml };
 }
 
@@ -550,6 +565,7 @@ function twinHandle(parts: {
     kube,
     nodes: fleet,
     ledger,
+    faults: parts.boot.faults,
     files: {
       kubeconfig: parts.files.kubeconfig,
       awsEnv: parts.files.awsEnv,

@@ -246,3 +246,15 @@ export {
 export { isEcrImage, type HelmChartFacts, type PolicyRule } from './checks/index.js';
 // The plan those facts are judged against
 export type { GateType, MigrationPlan, StepId } from './plan/plan-types.js';
+
+// `uproot snapshot`'s record of a live cluster and its AWS account, which the sandbox replays as a twin (issue 27)
+export {
+  SNAPSHOT_FORMAT_VERSION,
+  clusterSnapshotSchema,
+  type ClusterSnapshot,
+  type ClusterSnapshotInput,
+  type SnapshotAws,
+  type SnapshotInstance,
+  type SnapshotNode,
+  type SnapshotService,
+} from './snapshot/index.js';

@@ -44,6 +44,8 @@ export interface FaultRule {
   readonly times?: number;
   /** Chance in [0, 1] that a matching request fails, drawn from the server's injected Random. */
   readonly probability?: number;
+  /** Draws `probability` from this instead (a user's fault spec has its own seed). */
+  readonly random?: Random;
 }
 
 export interface LatencyRule {
@@ -51,6 +53,8 @@ export interface LatencyRule {
   /** Added real-time delay before the request is handled. */
   readonly ms: number;
   readonly jitterMs?: number;
+  /** Draws the jitter from this instead of the server's Random. */
+  readonly random?: Random;
 }
 
 export interface FaultHandle {
@@ -178,7 +182,7 @@ export class FaultInjector {
       const { rule } = entry;
       if (rule.times !== undefined && entry.hits >= rule.times) continue;
       if (!faultMatches(rule.match, r)) continue;
-      if (rule.probability !== undefined && this.random() >= rule.probability) continue;
+      if (rule.probability !== undefined && (rule.random ?? this.random)() >= rule.probability) continue;
       entry.hits++;
       return rule.action;
     }
@@ -191,7 +195,9 @@ export class FaultInjector {
     for (const entry of this.latencies) {
       if (!faultMatches(entry.rule.match, r)) continue;
       entry.hits++;
-      total += entry.rule.ms + (entry.rule.jitterMs ? this.random() * entry.rule.jitterMs : 0);
+      total +=
+        entry.rule.ms +
+        (entry.rule.jitterMs ? (entry.rule.random ?? this.random)() * entry.rule.jitterMs : 0);
     }
     return total;
   }

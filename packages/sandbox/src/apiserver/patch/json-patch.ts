@@ -1,4 +1,4 @@
-import { isJsonObject, jsonEqual } from '../kube-object.js';
+import { isJsonObject, jsonEqual, ownValue, setOwn } from '../kube-object.js';
 import { ApiStatusError } from '../status/api-status-error.js';
 
 /** An RFC 6902 failure: the API server answers 422 with the error text. */
@@ -23,7 +23,7 @@ function parentOf(doc: unknown, tokens: string[], path: string): [Container, str
   let node = doc;
   for (const t of tokens.slice(0, -1)) {
     if (Array.isArray(node)) node = node[Number(t)];
-    else if (isJsonObject(node)) node = node[t];
+    else if (isJsonObject(node)) node = ownValue(node, t);
     else node = undefined;
     if (node === undefined) throw patchError(`doc is missing path: "${path}": missing value`);
   }
@@ -46,7 +46,7 @@ function get(doc: unknown, path: string): unknown {
   const tokens = parsePointer(path);
   if (tokens.length === 0) return doc;
   const [parent, last] = parentOf(doc, tokens, path);
-  const v = Array.isArray(parent) ? parent[arrayIndex(parent, last, path, false)] : parent[last];
+  const v = Array.isArray(parent) ? parent[arrayIndex(parent, last, path, false)] : ownValue(parent, last);
   if (v === undefined) throw patchError(`doc is missing path: "${path}": missing value`);
   return v;
 }
@@ -56,7 +56,8 @@ function remove(doc: unknown, path: string): unknown {
   if (tokens.length === 0) throw patchError('invalid JSON Patch: cannot remove the document root');
   const [parent, last] = parentOf(doc, tokens, path);
   if (Array.isArray(parent)) return parent.splice(arrayIndex(parent, last, path, false), 1)[0];
-  if (!(last in parent)) throw patchError(`Unable to remove nonexistent key: ${last}: missing value`);
+  if (!Object.hasOwn(parent, last))
+    throw patchError(`Unable to remove nonexistent key: ${last}: missing value`);
   const v = parent[last];
   delete parent[last];
   return v;
@@ -67,7 +68,7 @@ function add(doc: unknown, path: string, value: unknown): unknown {
   if (tokens.length === 0) return value;
   const [parent, last] = parentOf(doc, tokens, path);
   if (Array.isArray(parent)) parent.splice(arrayIndex(parent, last, path, true), 0, value);
-  else parent[last] = value;
+  else setOwn(parent, last, value);
   return doc;
 }
 

@@ -1,4 +1,4 @@
-import { isJsonObject } from '../kube-object.js';
+import { isJsonObject, ownValue, setOwn } from '../kube-object.js';
 
 /** RFC 7396 JSON merge patch. Returns a new value; `target` is not modified. */
 export function mergePatch(target: unknown, patch: unknown): unknown {
@@ -6,7 +6,7 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   const result: Record<string, unknown> = isJsonObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete result[key];
-    else result[key] = mergePatch(result[key], value);
+    else setOwn(result, key, mergePatch(ownValue(result, key), value));
   }
   return result;
 }

@@ -1,4 +1,4 @@
-import { isJsonObject, jsonEqual, type JsonObject } from '../kube-object.js';
+import { isJsonObject, jsonEqual, ownValue, setOwn, type JsonObject } from '../kube-object.js';
 import { ApiStatusError } from '../status/api-status-error.js';
 import type { SmpField, SmpSchema } from './patch-schema.js';
 
@@ -56,24 +56,31 @@ function mergeMap(
       delete result[key];
       continue;
     }
-    const field = schema?.[key];
+    const field = schema ? (ownValue(schema, key) as SmpField | undefined) : undefined;
+    const current = ownValue(result, key);
     if (isJsonObject(value)) {
-      const merged = mergeMap(isJsonObject(result[key]) ? result[key] : {}, value, field?.children);
+      const merged = mergeMap(isJsonObject(current) ? current : {}, value, field?.children);
       if (merged === DELETED) delete result[key];
-      else result[key] = merged;
+      else setOwn(result, key, merged);
     } else if (Array.isArray(value)) {
-      result[key] = mergeList(Array.isArray(result[key]) ? result[key] : [], value, field);
+      setOwn(result, key, mergeList(Array.isArray(current) ? current : [], value, field));
     } else {
-      result[key] = value;
+      setOwn(result, key, value);
     }
   }
   for (const [key, values] of primitiveDeletes) {
-    const list = result[key];
-    if (Array.isArray(list)) result[key] = list.filter((v) => !values.some((d) => jsonEqual(d, v)));
+    const list = ownValue(result, key);
+    if (Array.isArray(list))
+      setOwn(
+        result,
+        key,
+        list.filter((v) => !values.some((d) => jsonEqual(d, v))),
+      );
   }
   for (const [key, order] of orders) {
-    const list = result[key];
-    if (Array.isArray(list)) result[key] = reorder(list, order, schema?.[key]?.mergeKey);
+    const list = ownValue(result, key);
+    const mergeKey = schema ? (ownValue(schema, key) as SmpField | undefined)?.mergeKey : undefined;
+    if (Array.isArray(list)) setOwn(result, key, reorder(list, order, mergeKey));
   }
   const retain = patch.$retainKeys;
   if (Array.isArray(retain)) {
@@ -108,7 +115,7 @@ function mergeByKey(
   for (const el of patch) {
     if (!isJsonObject(el))
       throw invalidPatch(`invalid strategic merge patch: expected a map in list merged by ${key}`);
-    if (!(key in el)) {
+    if (!Object.hasOwn(el, key)) {
       throw invalidPatch(`map: ${JSON.stringify(el)} does not contain declared merge key: ${key}`);
     }
     const at = out.findIndex((o) => isJsonObject(o) && jsonEqual(o[key], el[key]));

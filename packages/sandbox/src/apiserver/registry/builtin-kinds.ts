@@ -1,4 +1,4 @@
-import { isJsonObject, type KubeObject } from '../kube-object.js';
+import { isJsonObject, ownValue, type KubeObject } from '../kube-object.js';
 import {
   daemonSetSchema,
   deploymentSchema,
@@ -49,7 +49,7 @@ export function fieldAt(path: string): FieldGetter {
   const parts = path.split('.');
   return (obj: KubeObject) => {
     let v: unknown = obj;
-    for (const p of parts) v = isJsonObject(v) ? v[p] : undefined;
+    for (const p of parts) v = isJsonObject(v) ? ownValue(v, p) : undefined;
     return v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
   };
 }
@@ -124,7 +124,8 @@ export function builtinKinds(): ResourceType[] {
       shortNames: ['svc'],
       categories: ['all'],
       subresources: ['status'],
-      nameRule: 'dns-label',
+      // kubernetes pkg/apis/core/validation ValidateServiceName = NameIsDNS1035Label.
+      nameRule: 'dns-1035-label',
       fieldLabels: fields('spec.clusterIP', 'spec.type'),
       printer: servicePrinter,
       defaulter: defaultService,

@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject } from '../kube-object.js';
+import { isJsonObject, setOwn, type JsonObject } from '../kube-object.js';
 import type { Defaulter } from './resource-type.js';
 
 /** Server-side defaults for the built-in kinds, approximating the upstream strategies and admission. */
@@ -94,7 +94,7 @@ export const defaultSecret: Defaulter = (secret) => {
   if (isJsonObject(secret.stringData)) {
     const data = child(secret, 'data');
     for (const [k, v] of Object.entries(secret.stringData))
-      data[k] = Buffer.from(String(v)).toString('base64');
+      setOwn(data, k, Buffer.from(String(v)).toString('base64'));
     delete secret.stringData;
   }
 };

@@ -26,7 +26,8 @@ export const ALL_VERBS: readonly Verb[] = [
 export type FieldGetter = (obj: KubeObject) => string;
 
 /** How `metadata.name` is validated: most kinds are DNS subdomains; RBAC kinds only forbid `/` and `%`. */
-export type NameRule = 'dns-subdomain' | 'dns-label' | 'path-segment';
+/** The kind's ValidateNameFunc (apimachinery pkg/api/validation/generic.go; RBAC's path segments). */
+export type NameRule = 'dns-subdomain' | 'dns-label' | 'dns-1035-label' | 'path-segment';
 
 /**
  * Fills server-side defaults (cluster IPs, phases, update strategies) on every write of the main resource;

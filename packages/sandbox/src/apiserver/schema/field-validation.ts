@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject } from '../kube-object.js';
+import { isJsonObject, ownValue, type JsonObject } from '../kube-object.js';
 import { structFields, type FieldType } from './kind-schema.js';
 
 /**
@@ -28,7 +28,7 @@ export function pruneUnknownFields(
   } else if (schema.kind === 'map' && isJsonObject(value)) {
     const was = isJsonObject(old) ? old : {};
     for (const [k, v] of Object.entries(value))
-      out.push(...pruneUnknownFields(v, schema.value, was[k], join(path, k)));
+      out.push(...pruneUnknownFields(v, schema.value, ownValue(was, k), join(path, k)));
   } else if (schema.kind === 'struct' && isJsonObject(value)) {
     const fields = structFields(schema.name);
     if (!fields) return [];
@@ -36,8 +36,9 @@ export function pruneUnknownFields(
     const was = isJsonObject(old) ? old : {};
     for (const key of Object.keys(obj)) {
       const field = fields.get(key);
-      if (field !== undefined) out.push(...pruneUnknownFields(obj[key], field, was[key], join(path, key)));
-      else if (!(key in was)) {
+      if (field !== undefined)
+        out.push(...pruneUnknownFields(obj[key], field, ownValue(was, key), join(path, key)));
+      else if (!Object.hasOwn(was, key)) {
         out.push(join(path, key));
         delete obj[key];
       }

@@ -1,5 +1,5 @@
-import { isJsonObject, jsonEqual, type JsonObject, type KubeObject } from '../kube-object.js';
-import type { SmpSchema } from '../patch/patch-schema.js';
+import { isJsonObject, jsonEqual, ownValue, type JsonObject, type KubeObject } from '../kube-object.js';
+import type { SmpField, SmpSchema } from '../patch/patch-schema.js';
 import { structFields, type FieldType } from './kind-schema.js';
 
 /**
@@ -62,7 +62,14 @@ export function fieldPaths(
     if (key === 'apiVersion' || key === 'kind' || value === undefined) continue;
     if (walk.hasStatus && (key === 'status') !== walk.subresourceStatus) continue;
     const type = schema?.kind === 'struct' ? structFields(schema.name)?.get(key) : undefined;
-    visit(walk, [`f:${key}`], value, type, smp?.[key]?.children, key === 'metadata');
+    visit(
+      walk,
+      [`f:${key}`],
+      value,
+      type,
+      smp ? (ownValue(smp, key) as SmpField | undefined)?.children : undefined,
+      key === 'metadata',
+    );
   }
   return walk.out;
 }
@@ -86,7 +93,7 @@ function visit(
           : type?.kind === 'map'
             ? type.value
             : undefined;
-      const childSmp = smp?.[key];
+      const childSmp = smp ? (ownValue(smp, key) as SmpField | undefined) : undefined;
       if (Array.isArray(child)) visitList(walk, [...path, `f:${key}`], child, childType, childSmp);
       else visit(walk, [...path, `f:${key}`], child, childType, childSmp?.children);
     }
@@ -249,13 +256,15 @@ export function removePath(obj: JsonObject, key: PathKey): void {
     const last = i === segs.length - 1;
     if (seg.startsWith('f:') && isJsonObject(node)) {
       if (last) delete (node as JsonObject)[seg.slice(2)];
-      else node = (node as JsonObject)[seg.slice(2)];
+      else node = ownValue(node, seg.slice(2));
     } else if (Array.isArray(node)) {
       const list = node as unknown[];
       const match = seg.startsWith('k:')
         ? (item: unknown) =>
             isJsonObject(item) &&
-            Object.entries(JSON.parse(seg.slice(2)) as JsonObject).every(([k, v]) => jsonEqual(item[k], v))
+            Object.entries(JSON.parse(seg.slice(2)) as JsonObject).every(([k, v]) =>
+              jsonEqual(ownValue(item, k), v),
+            )
         : (item: unknown) => jsonEqual(item, JSON.parse(seg.slice(2)));
       const at = list.findIndex(match);
       if (at < 0) return;

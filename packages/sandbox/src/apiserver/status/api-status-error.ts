@@ -130,10 +130,9 @@ export function invalid(
   causes: readonly { field: string; message: string; type?: string }[],
 ): ApiStatusError {
   const qualifiedKind = group ? `${kind}.${group}` : kind;
-  const summary =
-    causes.length === 1
-      ? `${causes[0]!.field}: ${causes[0]!.message}`
-      : `[${causes.map((c) => `${c.field}: ${c.message}`).join(', ')}]`;
+  // field.ErrorList.ToAggregate: one message per distinct error, bracketed when there are several.
+  const lines = [...new Set(causes.map((c) => `${c.field}: ${c.message}`))];
+  const summary = lines.length === 1 ? lines[0]! : `[${lines.join(', ')}]`;
   return new ApiStatusError({
     message: `${qualifiedKind} "${name}" is invalid: ${summary}`,
     reason: 'Invalid',

@@ -1,31 +1,4 @@
 import type { Random } from 'uproot';
-import type { NameRule } from '../registry/resource-type.js';
-
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
-/** The upstream validation message for a bad `metadata.name`, or undefined when it is fine. */
-export function nameProblem(name: string, rule: NameRule): string | undefined {
-  switch (rule) {
-    case 'dns-subdomain':
-      if (name.length > 253) return 'must be no more than 253 characters';
-      if (!DNS_SUBDOMAIN.test(name)) {
-        return `a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`;
-      }
-      return undefined;
-    case 'dns-label':
-      if (name.length > 63) return 'must be no more than 63 characters';
-      if (!DNS_LABEL.test(name)) {
-        return `a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`;
-      }
-      return undefined;
-    case 'path-segment':
-      if (name === '.' || name === '..') return `may not be '${name}'`;
-      if (name.includes('/')) return "may not contain '/'";
-      if (name.includes('%')) return "may not contain '%'";
-      return undefined;
-  }
-}
 
 const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 

@@ -42,6 +42,7 @@ import type {
 } from './store-types.js';
 import {
   checkNamespaceAcceptsContent,
+  checkObjectMeta,
   checkPreconditions,
   mergeForUpdate,
   nameMismatch,
@@ -418,6 +419,7 @@ export class ObjectStore {
     const result = mergeForUpdate(rt, old, next);
     this.applyDefaults(rt, result, old);
     const meta = this.metaOf(result);
+    checkObjectMeta(rt, meta); // ValidateObjectMetaAccessorUpdate: labels, annotations, name.
     const oldMeta = old.metadata ?? {};
     const hasStatus = rt.subresources.includes('status');
     if (rt.tracksGeneration && !jsonEqual(specPart(result, hasStatus), specPart(old, hasStatus))) {

@@ -9,7 +9,8 @@ import {
   notFound,
   type ApiStatusError,
 } from '../status/api-status-error.js';
-import { generatedName, nameProblem, randomUid } from './object-meta.js';
+import { objectMetaCauses } from './meta-validation.js';
+import { generatedName, randomUid } from './object-meta.js';
 
 /** The pure parts of the API server's write path (what rest.BeforeCreate/BeforeUpdate enforce). */
 
@@ -124,27 +125,25 @@ export function requestNamespace(rt: ResourceType, meta: JsonObject, requested: 
   return requested || own || 'default';
 }
 
-/** The name of a new object (expanding generateName), validated by the kind's rule; sets it on `meta`. */
+/**
+ * The name of a new object (expanding generateName, upstream's SimpleNameGenerator), then the whole
+ * ObjectMeta validated as BeforeCreate does; sets the name on `meta`.
+ */
 export function newObjectName(rt: ResourceType, meta: JsonObject, random: Random): string {
-  if (typeof meta.name !== 'string' || meta.name === '') {
-    if (typeof meta.generateName !== 'string' || !meta.generateName) {
-      throw invalid(rt.kind, rt.group, '', [
-        {
-          field: 'metadata.name',
-          message: 'Required value: name or generateName is required',
-          type: 'FieldValueRequired',
-        },
-      ]);
-    }
+  const hasName = typeof meta.name === 'string' && meta.name !== '';
+  if (!hasName && typeof meta.generateName === 'string' && meta.generateName) {
     meta.name = generatedName(meta.generateName, random);
   }
-  const name = meta.name as string;
-  const problem = nameProblem(name, rt.nameRule);
-  if (problem)
-    throw invalid(rt.kind, rt.group, name, [
-      { field: 'metadata.name', message: `Invalid value: "${name}": ${problem}` },
-    ]);
-  return name;
+  checkObjectMeta(rt, meta);
+  return meta.name as string;
+}
+
+/** A 422 with every metadata cause (meta-validation.ts), before anything is stored. */
+export function checkObjectMeta(rt: ResourceType, meta: JsonObject): void {
+  const causes = objectMetaCauses(meta, rt.nameRule);
+  if (causes.length > 0) {
+    throw invalid(rt.kind, rt.group, typeof meta.name === 'string' ? meta.name : '', causes);
+  }
 }
 
 /** Creating into a missing namespace is 404; into a terminating one, 403 (NamespaceLifecycle admission). */

@@ -62,6 +62,12 @@ export interface NodeAgentDeps {
 }
 
 const LEASE_SECONDS = 40;
+
+/** The node lifecycle controller's mark on a node whose Lease went stale. */
+function readyUnknown(node: KubeObject | undefined): boolean {
+  const status = (node?.status ?? {}) as { conditions?: { type?: string; status?: string }[] };
+  return (status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'Unknown');
+}
 const STATUS_REPORT_MS = 5 * 60_000;
 
 export class NodeAgent {
@@ -217,7 +223,13 @@ export class NodeAgent {
     });
     // Someone deleted the Lease: the kubelet creates it again.
     if (!renewed) this.ensureLease(name, metaOf(this.deps.kube.get(R.nodes, undefined, name)).uid);
-    if (now - this.statusPostedAt >= STATUS_REPORT_MS) this.postStatus();
+    // kubelet_node_status.go: the status is posted when the API's copy differs (the node controller set
+    // Ready Unknown while this kubelet could not reach it), else every 5 min.
+    if (
+      now - this.statusPostedAt >= STATUS_REPORT_MS ||
+      readyUnknown(this.deps.kube.get(R.nodes, undefined, name))
+    )
+      this.postStatus();
   }
 
   /** Stops every container without touching the API (the twin shutting down). */

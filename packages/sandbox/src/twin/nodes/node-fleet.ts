@@ -48,6 +48,8 @@ export class NodeFleet {
   private unsubscribe: (() => void) | undefined;
   private loops: Promise<void>[] = [];
   private readonly kubeletStartListeners = new Set<(nodeName: string) => void>();
+  /** Nodes whose kubelet cannot reach the API server until a time (a fault: the Lease goes stale). */
+  private readonly unreachableUntil = new Map<string, number>();
 
   constructor(private readonly options: NodeFleetOptions) {
     this.cordonQueue = new WorkQueue(
@@ -88,6 +90,11 @@ export class NodeFleet {
     for (const l of this.kubeletStartListeners) l(nodeName);
   }
 
+  /** The node's Lease is not renewed until `untilMs`: the node lifecycle controller marks it NotReady. */
+  suspendHeartbeats(nodeName: string, untilMs: number): void {
+    this.unreachableUntil.set(nodeName, untilMs);
+  }
+
   onKubeletStart(listener: (nodeName: string) => void): () => void {
     this.kubeletStartListeners.add(listener);
     return () => this.kubeletStartListeners.delete(listener);
@@ -119,7 +126,9 @@ export class NodeFleet {
   }
 
   private renewAll(): void {
+    const now = this.options.clock.now();
     for (const agent of this.agents) {
+      if ((this.unreachableUntil.get(agent.nodeName ?? '') ?? 0) > now) continue;
       try {
         agent.heartbeat();
       } catch (error) {

@@ -13,7 +13,7 @@ import {
 } from '@aws-sdk/client-ec2';
 import type { Readable, VpcDhcpFacts } from '../../core/checks/index.js';
 import { awsFailureReason } from './aws-errors.js';
-import { chunk, FILTER_VALUES_PER_CALL } from './ec2-reader.js';
+import { chunk, FILTER_VALUES_PER_CALL, tagsOf } from './ec2-reader.js';
 
 const PAGE = 1000;
 
@@ -44,8 +44,9 @@ export async function readVpcDhcp(
   for (const vpc of vpcs) {
     const id = vpc.DhcpOptionsId ?? NO_OPTIONS;
     if (!vpc.VpcId) continue;
+    const network = { ...(vpc.CidrBlock ? { cidrBlock: vpc.CidrBlock } : {}), tags: tagsOf(vpc.Tags) };
     if (id === NO_OPTIONS) {
-      facts.push({ vpcId: vpc.VpcId, dhcpOptionsId: id });
+      facts.push({ vpcId: vpc.VpcId, dhcpOptionsId: id, ...network });
       continue;
     }
     const set = sets.get(id);
@@ -56,7 +57,7 @@ export async function readVpcDhcp(
       .map((v) => v.Value ?? '')
       .filter(Boolean)
       .join(' ');
-    facts.push({ vpcId: vpc.VpcId, dhcpOptionsId: id, ...(domainName ? { domainName } : {}) });
+    facts.push({ vpcId: vpc.VpcId, dhcpOptionsId: id, ...(domainName ? { domainName } : {}), ...network });
   }
   return { state: 'ok', value: facts };
 }
