@@ -72,6 +72,7 @@ const EXPECTED_FAILURES: Record<string, string[]> = {
   'chart-selector-mismatch': ['cloud-provider-mode', 'control-plane-scheduling', 'ccm-install'],
   'rke2-external': ['cloud-provider-mode'],
   'rke2-separate-pools': [],
+  'rke2-user-strategy': [],
   // The CCM is there (so the mode is mixed, without leader migration) but tolerates no control-plane node.
   'ccm-tolerations-miss-etcd': ['cloud-provider-mode', 'control-plane-scheduling', 'ccm-install'],
   'ccm-known-bad': ['ccm-release'],

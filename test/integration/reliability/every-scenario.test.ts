@@ -19,6 +19,7 @@ const MUST_MIGRATE = new Set([
   'rke-intree',
   'kubeadm-intree',
   'rke2-separate-pools',
+  'rke2-user-strategy',
   'cloud-config-carried-over',
   'rke-rancher',
 ]);

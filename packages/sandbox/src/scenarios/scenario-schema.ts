@@ -296,6 +296,13 @@ export const scenarioSchema = z
     ccm: ccmChart.optional(),
     upgrade: upgrade.optional(),
     cloudConfig: cloudConfig.optional(),
+    /**
+     * The user's rolling strategy. RKE2: merged over the provisioning Cluster's spec.rkeConfig.upgradeStrategy
+     * (Rancher's names: controlPlaneConcurrency, workerConcurrency, controlPlaneDrainOptions,
+     * workerDrainOptions); RKE: cluster.yml's upgrade_strategy (max_unavailable_controlplane,
+     * max_unavailable_worker, drain, node_drain_input).
+     */
+    upgradeStrategy: z.record(z.string(), z.unknown()).optional(),
     network: network.default({ cloudRoutes: false }),
     rke: rke.default({ managedBy: 'rke-cli', rancherVersion: 'v2.8.5' }),
     migration: migration.default({}),

@@ -150,6 +150,7 @@ export function initialClusterYaml(
       'kube-controller': { extra_args: {} },
       kubelet: { extra_args: {} },
     },
+    ...(scenario.upgradeStrategy ? { upgrade_strategy: scenario.upgradeStrategy } : {}),
     network: { plugin: 'canal' },
     ingress: { provider: 'nginx' },
   };

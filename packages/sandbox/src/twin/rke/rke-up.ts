@@ -1,6 +1,5 @@
 import { type Clock, UprootError } from 'uproot';
 import { atLeast, judgeRelease, parseKubernetesVersion } from 'uproot/core';
-import { parse } from 'yaml';
 import { isRecord } from '../kube/kube-types.js';
 import { R, type TwinKube } from '../kube/twin-kube.js';
 import { hasRole } from '../layout/cluster-layout.js';
@@ -12,11 +11,19 @@ import { probeFailures, type ProbeFailure } from '../components/probes.js';
 import { machineFor, parseRkeClusterYaml } from './rke-cluster-config.js';
 import type { Taint } from '../scheduling/taints.js';
 import { rkeHostTaints, rkeNodeConfig } from './rke-node-config.js';
+import { drainNode } from '../nodes/drain.js';
+import {
+  calculateMaxUnavailable,
+  rkeUpgradeStrategy,
+  runHostPool,
+  type RkeUpgradeStrategy,
+} from './rke-rolling.js';
 
 /**
- * `rke up` against the twin: reads cluster.yml, checks it as RKE does, and rolls the changed nodes
- * (controlplane hosts max_unavailable_controlplane at a time, default 1: cordon, restart the changed components, uncordon; then workers in
- * batches of 10%), logging in RKE's style. One run at a time, like RKE's state lock.
+ * `rke up` against the twin: reads cluster.yml, checks it as RKE does, and rolls the changed nodes by RKE's
+ * rules (rke-rolling.ts: controlplane hosts max_unavailable_controlplane at a time, then etcd hosts one at a
+ * time, then workers max_unavailable_worker at a time; each cordoned, drained with `drain: true`, restarted,
+ * uncordoned), logging in RKE's style. One run at a time, like RKE's state lock.
  */
 
 export type RkeUpResult =
@@ -164,44 +171,10 @@ export class RkeUp {
         return { ok: false, reason, log: lines };
       }
       this.version = plan.version;
-      const changed = [...plan.configs].filter(
-        ([agent, config]) => configKey(agent.runningConfig) !== configKey(config),
-      );
-      // RKE's etcd plane (rolled one host at a time) is not simulated: an etcd-only host restarts its kubelet
-      // with the workers, which is where `rke up` redeploys every host's kubelet (services/workerplane.go).
-      const controlPlane = changed.filter(([a]) => hasRole(a.instance, 'control-plane'));
-      const workers = changed.filter(([a]) => !hasRole(a.instance, 'control-plane'));
-      const parallel = maxUnavailableControlplane(text, controlPlane.length);
-      say('INFO', `[controlplane] Processing controlplane hosts for upgrade ${parallel} at a time`);
-      // rke's workers take the hosts from one queue in cluster.yml's order (processControlPlaneForUpgrade).
-      const queue = [...controlPlane];
-      let failure: string | undefined;
-      const worker = async (): Promise<void> => {
-        for (let next = queue.shift(); next && !failure; next = queue.shift()) {
-          failure = await this.roll(next[0], next[1], 'controlplane', say);
-          if (!failure && this.options.rolloutDelayMs > 0)
-            await this.options.clock.sleep(this.options.rolloutDelayMs);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, queue.length)) }, worker));
+      const failure = await this.rollPlanes(plan.configs, rkeUpgradeStrategy(text), say);
       if (failure) {
-        const reason = `[controlPlane] Failed to upgrade Control Plane: [${failure}]`;
-        say('FATA', reason);
-        return { ok: false, reason, log: lines };
-      }
-      say('INFO', `[controlplane] Successfully upgraded Controller Plane..`);
-      const batch = Math.max(1, Math.ceil(workers.length * 0.1));
-      if (workers.length > 0) say('INFO', `[worker] Upgrading Worker Plane..`);
-      for (let i = 0; i < workers.length; i += batch) {
-        const failures = await Promise.all(
-          workers.slice(i, i + batch).map(([agent, config]) => this.roll(agent, config, 'worker', say)),
-        );
-        const failed = failures.filter((f): f is string => f !== undefined);
-        if (failed.length > 0) {
-          const reason = `[workerPlane] Failed to upgrade Worker Plane: [${failed.join(' ')}]`;
-          say('FATA', reason);
-          return { ok: false, reason, log: lines };
-        }
+        say('FATA', failure);
+        return { ok: false, reason: failure, log: lines };
       }
       say('INFO', '[sync] Syncing nodes Labels and Taints');
       this.syncNodeTaints();
@@ -213,16 +186,90 @@ export class RkeUp {
     }
   }
 
-  /** Upgrades one host; returns RKE's healthcheck error when a service does not come up (it stays cordoned). */
+  /**
+   * The planes in RKE's order with its rolling rules (rke-rolling.ts); returns RKE's error for the first
+   * plane that failed. etcd containers are not simulated: the etcd plane restarts nothing on the twin, and an
+   * etcd host's kubelet is redeployed with the worker plane, one such host at a time.
+   */
+  private async rollPlanes(
+    configs: ReadonlyMap<NodeAgent, NodeConfig>,
+    strategy: RkeUpgradeStrategy,
+    say: (level: 'INFO', line: string) => void,
+  ): Promise<string | undefined> {
+    const hosts = [...configs];
+    const changed = hosts.filter(([agent, config]) => configKey(agent.runningConfig) !== configKey(config));
+    const role = (r: 'control-plane' | 'etcd' | 'worker') => (h: (typeof hosts)[number]) =>
+      hasRole(h[0].instance, r);
+    const control = calculateMaxUnavailable(
+      strategy.maxUnavailableControlplane,
+      hosts.filter(role('control-plane')).length,
+      'controlplane',
+    );
+    const worker = calculateMaxUnavailable(
+      strategy.maxUnavailableWorker,
+      hosts.filter(role('worker')).length,
+      'worker',
+    );
+    if (!control.ok) return control.error;
+    if (!worker.ok) return worker.error;
+    say('INFO', `Setting maxUnavailable for worker nodes to: ${worker.n}`);
+    say('INFO', `Setting maxUnavailable for controlplane nodes to: ${control.n}`);
+    say('INFO', '[etcd] Building up etcd plane..');
+    say('INFO', '[etcd] Successfully started etcd plane.. Checking etcd cluster health');
+    say('INFO', `[controlplane] Processing controlplane hosts for upgrade ${control.n} at a time`);
+    const delay = this.options.rolloutDelayMs;
+    const cpFailures = await runHostPool(changed.filter(role('control-plane')), control.n, async ([a, c]) => {
+      const failure = await this.roll(a, c, 'controlplane', say, strategy);
+      if (!failure && delay > 0) await this.options.clock.sleep(delay);
+      return failure;
+    });
+    if (cpFailures.length > 0)
+      return `[controlPlane] Failed to upgrade Control Plane: [${cpFailures.join(' ')}]`;
+    say('INFO', `[controlplane] Successfully upgraded Controller Plane..`);
+    const rest = changed.filter((h) => !role('control-plane')(h));
+    if (rest.length === 0) return undefined;
+    say('INFO', `[worker] Upgrading Worker Plane..`);
+    const etcdHosts = rest.filter(role('etcd'));
+    const workerOnly = rest.filter((h) => !role('etcd')(h));
+    if (etcdHosts.length > 0)
+      say(
+        'INFO',
+        'First checking and processing worker components for upgrades on nodes with etcd role one at a time',
+      );
+    const failed = await runHostPool(etcdHosts, 1, ([a, c]) => this.roll(a, c, 'worker', say, strategy));
+    if (workerOnly.length > 0 && failed.length === 0)
+      say(
+        'INFO',
+        `Now checking and upgrading worker components on nodes with only worker role ${worker.n} at a time`,
+      );
+    if (failed.length === 0)
+      failed.push(
+        ...(await runHostPool(workerOnly, worker.n, ([a, c]) => this.roll(a, c, 'worker', say, strategy))),
+      );
+    if (failed.length > 0) return `[workerPlane] Failed to upgrade Worker Plane: [${failed.join(' ')}]`;
+    say('INFO', '[worker] Successfully upgraded Worker Plane..');
+    return undefined;
+  }
+
+  /**
+   * Upgrades one host (services/controlplane.go upgradeControlHost, workerplane.go upgradeWorkerHost): cordon,
+   * drain with `drain: true` (node_util.go cordonAndDrainNode), redeploy, healthcheck, uncordon. Returns RKE's
+   * error when the drain is refused or a service does not come up (the host stays cordoned).
+   */
   private async roll(
     agent: NodeAgent,
     config: NodeConfig,
     plane: string,
     say: (level: 'INFO', line: string) => void,
+    strategy: RkeUpgradeStrategy,
   ): Promise<string | undefined> {
     const host = agent.instance.privateIp;
     const before = agent.nodeName;
     if (before) cordon(this.options.kube, before);
+    if (before && strategy.drain) {
+      const drained = drainNode(this.options.kube, before, strategy.drainInput, this.options.clock.now());
+      if (!drained.ok) return `error draining node ${before}: ${drained.error}`;
+    }
     say('INFO', `[${plane}] Upgrading ${plane} host [${host}]`);
     const applied = await agent.apply(config);
     if (applied.kubeletRestarted || applied.restartedPods.length > 0) agent.restartCounts.note('rke up');
@@ -251,25 +298,4 @@ function healthcheckError(failure: ProbeFailure, host: string): string {
   const url = HEALTHZ[failure.component] ?? 'http://localhost/healthz';
   const port = /:(\d+)\//.exec(url)?.[1] ?? '';
   return `Failed to verify healthcheck: Failed to check ${url} for service [${failure.component}] on host [${host}]: Get "${url}": dial tcp 127.0.0.1:${port}: connect: connection refused, log: ${failure.log}`;
-}
-
-/**
- * How many control-plane hosts `rke up` upgrades at once: upgrade_strategy.max_unavailable_controlplane
- * (default "1"), a number or a percentage of the control-plane hosts rounded down, at least 1
- * (rancher/rke cluster/cluster.go CalculateMaxUnavailable; services/controlplane.go runs that many workers
- * over the hosts in cluster.yml's order, so rke, not uproot, decides when the lease holder's host goes).
- */
-export function maxUnavailableControlplane(clusterYml: string, hosts: number): number {
-  let raw: unknown;
-  try {
-    const doc: unknown = parse(clusterYml);
-    const strategy = isRecord(doc) && isRecord(doc.upgrade_strategy) ? doc.upgrade_strategy : {};
-    raw = strategy.max_unavailable_controlplane;
-  } catch {
-    return 1;
-  }
-  const text = raw === undefined || raw === null || raw === '' ? '1' : String(raw);
-  const pct = /^(\d+)%$/.exec(text);
-  const n = pct ? Math.floor((Number(pct[1]) / 100) * hosts) : Number.parseInt(text, 10);
-  return Number.isFinite(n) && n > 0 ? n : 1;
 }

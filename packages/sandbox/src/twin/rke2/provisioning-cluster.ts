@@ -56,22 +56,30 @@ export function initialProvisioningCluster(scenario: Scenario, version: DistroVe
         machineSelectorConfig: [{ config: { 'protect-kernel-defaults': false } }],
         registries: {},
         upgradeStrategy: {
-          controlPlaneConcurrency: '1',
-          controlPlaneDrainOptions: {
-            enabled: false,
-            deleteEmptyDirData: true,
-            ignoreDaemonSets: true,
-            timeout: 120,
-          },
-          workerConcurrency: '1',
-          workerDrainOptions: {
-            enabled: false,
-            deleteEmptyDirData: true,
-            ignoreDaemonSets: true,
-            timeout: 120,
-          },
+          ...defaultUpgradeStrategy(),
+          ...scenario.upgradeStrategy,
         },
       },
+    },
+  };
+}
+
+/** What Rancher's UI fills in for a new custom cluster. */
+function defaultUpgradeStrategy(): Record<string, unknown> {
+  return {
+    controlPlaneConcurrency: '1',
+    controlPlaneDrainOptions: {
+      enabled: false,
+      deleteEmptyDirData: true,
+      ignoreDaemonSets: true,
+      timeout: 120,
+    },
+    workerConcurrency: '1',
+    workerDrainOptions: {
+      enabled: false,
+      deleteEmptyDirData: true,
+      ignoreDaemonSets: true,
+      timeout: 120,
     },
   };
 }

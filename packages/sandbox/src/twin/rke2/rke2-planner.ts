@@ -17,6 +17,15 @@ import { reconcilingStatus, settledStatus, stalledStatus } from './provisioning-
 import { rke2NodeConfig } from './rke2-node-config.js';
 import { cordon, uncordon } from '../nodes/cordon.js';
 import { probeFailures } from '../components/probes.js';
+import { drainNode } from '../nodes/drain.js';
+import {
+  calculateConcurrency,
+  hasCapacity,
+  rancherTiers,
+  tierMessage,
+  type MachinePhase,
+  type Tier,
+} from './rancher-tiers.js';
 
 /**
  * Rancher's RKE2 planner, simulated: it watches the provisioning Cluster in the management API, computes
@@ -54,6 +63,10 @@ export class Rke2Planner {
   /** The additionalManifest in each control-plane machine's plan (its addons.yaml). */
   private readonly addons = new Map<NodeAgent, string>();
   private stopped = false;
+  /** Machines whose plan is being carried out, and each one's phase for the Cluster's message. */
+  private readonly inFlight = new Map<NodeAgent, Promise<void>>();
+  private readonly phases = new Map<NodeAgent, { phase: MachinePhase; detail?: string }>();
+  private tierInProgress: { tier: Tier<NodeAgent>; waiting: NodeAgent[] } | undefined;
 
   constructor(private readonly options: Rke2PlannerOptions) {
     this.queue = new WorkQueue(
@@ -143,114 +156,178 @@ export class Rke2Planner {
     });
   }
 
+  /**
+   * Rancher's fullReconcile, level-triggered: each pass takes the first tier with work (rancher-tiers.ts),
+   * starts as many of its out-of-sync machines as its concurrency leaves room for (machines still rolling,
+   * draining, uncordoning or failing their probes are the unavailable ones), and runs again when one finishes.
+   */
   private async reconcile(): Promise<void> {
-    const { clock, log, rolloutDelayMs } = this.options;
-    for (;;) {
-      if (this.stopped) return;
-      const cluster = this.cluster();
-      if (!cluster) return;
-      const spec = isRecord(cluster.spec) ? cluster.spec : {};
-      const rkeConfig = isRecord(spec.rkeConfig) ? spec.rkeConfig : {};
-      try {
-        this.refuseUnknownRelease(this.versionOf(spec));
-      } catch (error) {
-        this.writeStatus((p, g, n) =>
-          stalledStatus(p, g, n, error instanceof Error ? error.message : String(error)),
-        );
-        return;
-      }
-      const manifest = typeof rkeConfig.additionalManifest === 'string' ? rkeConfig.additionalManifest : '';
-      const servers = this.options.fleet.all().filter((a) => hasRole(a.instance, 'control-plane'));
-      // The machines were provisioned with the manifest the Cluster had at boot; without a control-plane
-      // machine to carry it, nothing rolls it out and it is applied as is.
-      if (this.appliedManifest === undefined || servers.length === 0) {
-        this.applyAdditionalManifest(cluster, manifest);
-        for (const agent of servers) if (!this.addons.has(agent)) this.addons.set(agent, manifest);
-      }
-      const desired = this.desiredConfigs(cluster);
-      const pending = [...desired].filter(
-        ([agent, config]) =>
-          configKey(agent.runningConfig) !== configKey(config) ||
-          (hasRole(agent.instance, 'control-plane') && this.addons.get(agent) !== manifest),
-      );
-      // A node whose plan is in but whose probes fail holds the rollout (Rancher waits for it, forever).
-      const stuck = [...desired].find(
-        ([agent]) => !pending.some(([p]) => p === agent) && probeFailures(agent).length > 0,
-      );
-      if (stuck) {
-        this.reportProbes(stuck[0]);
-        return;
-      }
-      if (pending.length === 0) {
-        this.writeStatus(settledStatus);
-        return;
-      }
-      // Rancher's tiers, each finished before the next (pkg/capr/planner/planner.go): the init node
-      // ("bootstrap"), then the other etcd machines one at a time (combined etcd + control-plane ones among
-      // them), then control-plane, then workers.
-      const etcd = pending.filter(([agent]) => hasRole(agent.instance, 'etcd'));
-      const controlPlane = pending.filter(([agent]) => hasRole(agent.instance, 'control-plane'));
-      const [kind, batch] =
-        etcd.length > 0
-          ? [tierOf(etcd[0]![0], this.initMachine()), etcd.slice(0, 1)]
-          : controlPlane.length > 0
-            ? [
-                'control plane',
-                controlPlane.slice(0, tierConcurrency(rkeConfig, 'controlPlaneConcurrency', servers.length)),
-              ]
-            : ['worker', pending.slice(0, tierConcurrency(rkeConfig, 'workerConcurrency', pending.length))];
-      const names = batch.map(([agent]) => agent.instance.machineName).join(',');
-      this.writeStatus((p, g, n) => reconcilingStatus(p, g, n, `configuring ${kind} node(s) ${names}`));
-      log(
-        `rke2 planner: generation ${metaOf(cluster).generation ?? 1}: configuring ${kind} node(s) ${names}`,
-      );
-      await Promise.all(batch.map(([agent, config]) => this.rollNode(cluster, agent, config, manifest)));
-      const failed = batch.find(([agent]) => probeFailures(agent).length > 0);
-      if (failed) {
-        this.reportProbes(failed[0]);
-        return;
-      }
-      if (rolloutDelayMs > 0) await clock.sleep(rolloutDelayMs);
+    while (!this.stopped) {
+      this.reconcileOnce();
+      if (this.inFlight.size === 0) return;
+      await Promise.race(this.inFlight.values());
     }
+  }
+
+  /** One pass of the planner; 'wait' while machines it started are still rolling. */
+  private reconcileOnce(): 'done' | 'wait' {
+    const cluster = this.cluster();
+    if (!cluster) return 'done';
+    const spec = isRecord(cluster.spec) ? cluster.spec : {};
+    const rkeConfig = isRecord(spec.rkeConfig) ? spec.rkeConfig : {};
+    try {
+      this.refuseUnknownRelease(this.versionOf(spec));
+    } catch (error) {
+      this.writeStatus((p, g, n) =>
+        stalledStatus(p, g, n, error instanceof Error ? error.message : String(error)),
+      );
+      return 'done';
+    }
+    const manifest = typeof rkeConfig.additionalManifest === 'string' ? rkeConfig.additionalManifest : '';
+    const servers = this.options.fleet.all().filter((a) => hasRole(a.instance, 'control-plane'));
+    // The machines were provisioned with the manifest the Cluster had at boot; without a control-plane
+    // machine to carry it, nothing rolls it out and it is applied as is.
+    if (this.appliedManifest === undefined || servers.length === 0) {
+      this.applyAdditionalManifest(cluster, manifest);
+      for (const agent of servers) if (!this.addons.has(agent)) this.addons.set(agent, manifest);
+    }
+    const desired = this.desiredConfigs(cluster);
+    const outOfSync = (agent: NodeAgent): boolean =>
+      configKey(agent.runningConfig) !== configKey(desired.get(agent)) ||
+      (hasRole(agent.instance, 'control-plane') && this.addons.get(agent) !== manifest);
+    for (const tier of rancherTiers(this.options.fleet.all(), this.initMachine(), rkeConfig)) {
+      const verdict = this.reconcileTier(cluster, tier, outOfSync, (agent) => desired.get(agent)!, manifest);
+      if (verdict !== 'next') return verdict;
+    }
+    this.writeStatus(settledStatus);
+    return 'done';
+  }
+
+  /** planner.go reconcile for one tier: 'next' when every machine of it is in sync and healthy. */
+  private reconcileTier(
+    cluster: KubeObject,
+    tier: Tier<NodeAgent>,
+    outOfSync: (agent: NodeAgent) => boolean,
+    configOf: (agent: NodeAgent) => NodeConfig,
+    manifest: string,
+  ): 'next' | 'done' | 'wait' {
+    const waiting = tier.machines.filter((a) => !this.inFlight.has(a) && outOfSync(a));
+    const rolling = tier.machines.filter((a) => this.inFlight.has(a));
+    const unhealthy = tier.machines.filter(
+      (a) => !this.inFlight.has(a) && !waiting.includes(a) && probeFailures(a).length > 0,
+    );
+    if (waiting.length === 0 && rolling.length === 0 && unhealthy.length === 0) return 'next';
+    const parsed = calculateConcurrency(tier.maxUnavailable, tier.machines.length);
+    if (!parsed.ok) {
+      this.writeStatus((p, g, n) => reconcilingStatus(p, g, n, parsed.error));
+      return 'done';
+    }
+    let unavailable = rolling.length + unhealthy.length;
+    const generation = metaOf(cluster).generation ?? 1;
+    for (const agent of [...waiting]) {
+      if (!hasCapacity(parsed.concurrency, unavailable)) break;
+      unavailable++;
+      waiting.splice(waiting.indexOf(agent), 1);
+      this.options.log(
+        `rke2 planner: generation ${generation}: configuring ${tier.name} node(s) ${agent.instance.machineName}`,
+      );
+      this.phases.set(agent, { phase: 'configuring', detail: WAITING_PLAN_MESSAGE });
+      const done = this.rollNode(cluster, tier, agent, configOf(agent), manifest).finally(() => {
+        this.inFlight.delete(agent);
+        this.phases.delete(agent);
+      });
+      this.inFlight.set(agent, done);
+    }
+    this.tierInProgress = { tier, waiting };
+    if (this.inFlight.size === 0) {
+      // Nothing may start: a machine that failed its probes holds the tier (Rancher waits for it, forever).
+      if (unhealthy[0]) this.reportProbes(unhealthy[0]);
+      return 'done';
+    }
+    this.writeTierStatus();
+    return 'wait';
+  }
+
+  /** The Cluster's message for the tier being rolled (rancher-tiers.ts tierMessage). */
+  private writeTierStatus(): void {
+    const current = this.tierInProgress;
+    if (!current) return;
+    const machines = [
+      ...current.tier.machines.flatMap((a) => {
+        const p = this.phases.get(a);
+        return p ? [{ name: a.instance.machineName, ...p }] : [];
+      }),
+      ...current.waiting.map((a) => ({ name: a.instance.machineName, phase: 'configuring' as const })),
+    ];
+    const message = tierMessage(current.tier.name, machines);
+    if (message) this.writeStatus((p, g, n) => reconcilingStatus(p, g, n, message));
+  }
+
+  /** Rancher's init node: the first etcd machine (rke.cattle.io/init-node). */
+  private initMachine(): string | undefined {
+    return this.options.fleet.all().find((a) => hasRole(a.instance, 'etcd'))?.instance.machineName;
   }
 
   /**
    * Rancher's message for a node whose probes fail after its plan was applied (pkg/capr/planner store.go
    * probesMessage, reconcile: "configuring <tier> node(s) <machine>: waiting for probes: <names>").
    */
-  /** Rancher's init node: the first etcd machine (rke.cattle.io/init-node). */
-  private initMachine(): string | undefined {
-    return this.options.fleet.all().find((a) => hasRole(a.instance, 'etcd'))?.instance.machineName;
-  }
-
   private reportProbes(agent: NodeAgent): void {
     const failures = probeFailures(agent);
-    const message = `configuring ${tierOf(agent, this.initMachine())} node(s) ${agent.instance.machineName}: waiting for probes: ${failures.map((f) => f.component).join(', ')}`;
+    const message = `configuring ${this.tierNameOf(agent)} node(s) ${agent.instance.machineName}: waiting for probes: ${failures.map((f) => f.component).join(', ')}`;
     this.writeStatus((p, g, n) => reconcilingStatus(p, g, n, message));
     this.options.log(
       `rke2 planner: ${message} (${failures.map((f) => `${f.component}: ${f.log}`).join('; ')})`,
     );
   }
 
+  private currentTiers(): Tier<NodeAgent>[] {
+    const spec = this.cluster()?.spec;
+    const rkeConfig = isRecord(spec) && isRecord(spec.rkeConfig) ? spec.rkeConfig : {};
+    return rancherTiers(this.options.fleet.all(), this.initMachine(), rkeConfig);
+  }
+
+  private currentTier(name: Tier<NodeAgent>['name']): Tier<NodeAgent> | undefined {
+    return this.currentTiers().find((t) => t.name === name);
+  }
+
+  private tierNameOf(agent: NodeAgent): string {
+    return this.currentTiers().find((t) => t.machines.includes(agent))?.name ?? 'worker';
+  }
+
+  /**
+   * One machine's plan, as Rancher and the system-agent carry it out: drain first when the tier's drain
+   * options are enabled and the plan's drain hash changes (drain.go drain, shouldDrain; never on a
+   * one-machine cluster), then the plan, the probes, and the uncordon (undrain) once it is healthy.
+   */
   private async rollNode(
     cluster: KubeObject,
+    tier: Tier<NodeAgent>,
     agent: NodeAgent,
     config: NodeConfig,
     manifest: string,
   ): Promise<void> {
-    const { downstream } = this.options;
+    const { clock, rolloutDelayMs } = this.options;
     if (hasRole(agent.instance, 'control-plane') && this.addons.get(agent) !== manifest) {
       this.addons.set(agent, manifest);
       this.applyAdditionalManifest(cluster, manifest);
       if (configKey(agent.runningConfig) === configKey(config)) {
-        // Only addons.yaml changed: the system-agent writes it; no drain, no restart.
+        // Only addons.yaml changed: a Dynamic file, out of the restart stamp and the drain hash (config.go
+        // restartStamp, drainHash): the system-agent writes it; no drain, no restart.
         this.options.log(`rke2 planner: ${agent.instance.machineName} applied (addons.yaml only)`);
-        await this.options.clock.sleep(PROBE_DELAY_MS);
+        await clock.sleep(PROBE_DELAY_MS);
+        if (rolloutDelayMs > 0) await clock.sleep(rolloutDelayMs);
         return;
       }
     }
     const before = agent.nodeName;
-    if (before) cordon(downstream, before);
+    const drained = tier.drain.enabled && this.options.fleet.all().length > 1 && before !== undefined;
+    if (drained && !(await this.drainMachine(tier, agent, before))) return;
+    // Kept from the twin's first planner, not Rancher's: with drain disabled Rancher neither cordons nor
+    // uncordons (drain.go short-circuits before any annotation), but uproot's RKE2 plan and the twin's tests
+    // still count on the rollout uncordoning the nodes it cordoned (reported to the lead, issue 28).
+    if (!drained && before) cordon(this.options.downstream, before);
+    this.phases.set(agent, { phase: 'configuring', detail: WAITING_PLAN_MESSAGE });
     // The plan's restart stamp changed (its config.yaml did): the system-agent restarts the service.
     agent.restartCounts.note(
       hasRole(agent.instance, 'control-plane') || hasRole(agent.instance, 'etcd')
@@ -261,13 +338,49 @@ export class Rke2Planner {
     this.options.log(
       `rke2 planner: ${agent.instance.machineName} applied (kubelet ${result.kubeletRestarted ? 'restarted' : 'unchanged'}; pods restarted: ${result.restartedPods.join(', ') || 'none'})`,
     );
-    // The system-agent's probes, a moment after the plan is applied; a node that fails them stays cordoned.
-    await this.options.clock.sleep(PROBE_DELAY_MS);
+    // The system-agent's probes, a moment after the plan is applied; a node that fails them stays drained.
+    await clock.sleep(PROBE_DELAY_MS);
     if (probeFailures(agent).length > 0) return;
+    if (drained) {
+      this.phases.set(agent, { phase: 'uncordoning', detail: 'waiting for uncordon to finish' });
+      this.writeTierStatus();
+      this.options.log(`rke2 planner: uncordoning ${tier.name} node ${agent.instance.machineName}`);
+    }
     const after = agent.nodeName;
-    if (after) {
-      uncordon(downstream, after);
-      if (before && before !== after) uncordon(downstream, before);
+    if (after) uncordon(this.options.downstream, after);
+    if (before && before !== after) uncordon(this.options.downstream, before);
+    if (rolloutDelayMs > 0) await clock.sleep(rolloutDelayMs);
+  }
+
+  /**
+   * Rancher's machine-drain controller (machinedrain.go drain: cordon, then drain.RunNodeDrain); a refused
+   * drain is retried until it succeeds, its error on the machine ("error draining machine <m>: ...").
+   * False when the planner stopped first.
+   */
+  private async drainMachine(tier: Tier<NodeAgent>, agent: NodeAgent, node: string): Promise<boolean> {
+    const { downstream, clock, log } = this.options;
+    this.phases.set(agent, { phase: 'draining', detail: 'draining node' });
+    this.writeTierStatus();
+    cordon(downstream, node);
+    for (;;) {
+      if (this.stopped) return false;
+      // The planner writes the tier's current options on every pass (drain.go drain: a changed option string
+      // is a new drain-options annotation), so a fix to them takes effect on the next try.
+      const options = this.currentTier(tier.name)?.drain ?? tier.drain;
+      const result = drainNode(downstream, node, options, clock.now());
+      if (result.ok) {
+        log(
+          `rke2 planner: drained ${tier.name} node ${agent.instance.machineName} (evicted: ${result.evicted.join(', ') || 'none'})`,
+        );
+        return true;
+      }
+      const detail = `error draining machine ${agent.instance.machineName}: ${result.error}`;
+      if (this.phases.get(agent)?.detail !== detail) {
+        this.phases.set(agent, { phase: 'draining', detail });
+        this.writeTierStatus();
+        log(`rke2 planner: ${detail}`);
+      }
+      await clock.sleep(DRAIN_RETRY_MS);
     }
   }
 
@@ -293,32 +406,8 @@ export class Rke2Planner {
 /** How long after applying a plan the system-agent's probes are read. */
 const PROBE_DELAY_MS = 1_000;
 
-/**
- * The tier Rancher names in "configuring <tier> node(s)": the init node (the first etcd machine, labelled
- * rke.cattle.io/init-node) is reconciled alone as "bootstrap" (planner.go bootstrapTier, isNotInitNodeOrIsDeleting).
- */
-function tierOf(agent: NodeAgent, initMachine: string | undefined): string {
-  if (hasRole(agent.instance, 'etcd'))
-    return agent.instance.machineName === initMachine ? 'bootstrap' : 'etcd';
-  return hasRole(agent.instance, 'control-plane') ? 'control plane' : 'worker';
-}
+/** The system-agent's plan status while a plan is being applied (pkg/capr/planner/store.go). */
+const WAITING_PLAN_MESSAGE = 'waiting for plan to be applied';
 
-/**
- * How many machines of a tier Rancher changes at once: upgradeStrategy.controlPlaneConcurrency or
- * workerConcurrency, "" → 1, a number as is ("0": no limit), a percentage of the tier's machines rounded
- * up (rancher/rancher pkg/capr/planner/planner.go calculateConcurrency). Rancher goes through the tier's
- * machines in name order (collect), so it, not uproot, decides whether the lease holder's machine is last.
- */
-export function tierConcurrency(
-  rkeConfig: Record<string, unknown>,
-  field: 'controlPlaneConcurrency' | 'workerConcurrency',
-  machines: number,
-): number {
-  const strategy = isRecord(rkeConfig.upgradeStrategy) ? rkeConfig.upgradeStrategy : {};
-  const raw = String(strategy[field] ?? '');
-  if (raw === '') return 1;
-  const pct = /^(\d+(?:\.\d+)?)%$/.exec(raw);
-  const n = pct ? Math.ceil((Number(pct[1]) / 100) * machines) : Number.parseInt(raw, 10);
-  if (n === 0) return Number.POSITIVE_INFINITY;
-  return Math.max(1, Number.isFinite(n) ? n : 1);
-}
+/** How often the machine-drain controller tries a refused drain again (its requeue). */
+const DRAIN_RETRY_MS = 5_000;

@@ -42,6 +42,7 @@ import { checkCurrentVersion, checkInTreeExists, resolveTarget } from '../shared
 import { editYamlText } from '../shared/yaml-edit.js';
 import { locate } from '../shared/yaml-source.js';
 import { rkeConfigOf, rkeEffectiveSettings, rkeExternalProblems } from './effective-config.js';
+import { rkeStrategyFindings } from '../shared/rolling-strategy.js';
 import type { RkeDefinition } from './rke-cluster.js';
 import {
   addDisableLeaderMigration,
@@ -230,6 +231,7 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
     ...(carried?.findings ?? []),
     options.rkeTooling ? externalAwsToolingFinding(options.rkeTooling) : rkeExternalAwsFinding(def.form),
     ...csiMigrationFindings(document),
+    ...rkeStrategyFindings(rke),
     ...finalStateFindings(definition.current.object),
     rkeEndOfLifeFinding(versions.upgrade),
   ];

@@ -49,6 +49,7 @@ import { rke2CloudConfig, rke2KcmCloudFlags } from './rke2-carry-over.js';
 import { finalStateFindings, rke2Findings } from './rke2-findings.js';
 import { ccmValuesOf, hasApiserverCloudFlags, rke2ApplyStep } from './rke2-steps.js';
 import { rke2RenderFile } from './rke2-text.js';
+import { rke2StrategyFindings } from '../shared/rolling-strategy.js';
 
 const SEED_002 = 'seed 002 (Rancher, "Migrating Amazon In-tree to Out-of-tree"), RKE2 tab';
 const SEED_004 = 'seed 004 (Rancher, "Setting up the Amazon Cloud Provider"), out-of-tree RKE2';
@@ -301,6 +302,7 @@ export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPl
     ...handover.findings,
     ...carried.findings,
     ...csiMigrationFindings(cluster),
+    ...rke2StrategyFindings(cluster),
     ...finalStateFindings(definition.current.object),
   ];
   return migrationPlan(def, stepOptions, { steps: plan.steps, findings, artifacts: plan.artifacts });
