@@ -19,7 +19,7 @@ import type { StepTransforms } from '../engine/appliers/applier-types.js';
 import { isRecord, type JsonRecord } from '../engine/object-diff/json.js';
 import type { Clusters } from './session/cluster-access.js';
 import type { ObjectStore } from '../engine/ports.js';
-import type { MigrateOptions, PreflightVerdict } from './migrate.js';
+import type { MigrateOptions, PreflightVerdict } from './migrate-options.js';
 import { preflight } from './preflight.js';
 import { rancherTooling } from './rke-tooling-probe.js';
 import { viaRancher } from './targets.js';
