@@ -6,7 +6,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliIo } from './io.js';
 import { outputOption } from './output.js';
-import { isStepId, STEP_IDS, type StepId } from '../core/plan/plan-types.js';
+import { isStepId, STEP_IDS, type StepId } from '../core/model/plan-types.js';
 import type { EngineEvent } from '../engine/events.js';
 import { describeGate } from '../engine/gates/evaluate-gate.js';
 import type { Journal } from '../engine/journal/journal-schema.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../engine/events.js';
-import type { Gate } from '../core/plan/plan-types.js';
+import type { Gate } from '../core/model/plan-types.js';
 import { progressPrinter, waitedText } from './command-kit.js';
 
 const gate = { type: 'nodes-initialized' } as unknown as Gate;

@@ -1,5 +1,5 @@
 /** What `uproot migrate` takes, and what preflight's report comes to for it (migrate.ts and migrate-sources.ts). */
-import type { StepId } from '../core/plan/plan-types.js';
+import type { StepId } from '../core/model/plan-types.js';
 import type { CheckId } from '../core/checks/index.js';
 import type { ExecutionFlags } from './session/run-settings.js';
 import type { TargetFlags } from './targets.js';

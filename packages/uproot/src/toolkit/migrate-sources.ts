@@ -13,7 +13,7 @@ import type { RkeTooling } from '../core/distros/rke/index.js';
 import { stepFixing, type PreflightReport } from '../core/checks/index.js';
 import { stepOptionsFromPlan } from '../core/distros/distro.js';
 import { planClusterFiles } from '../core/plan/plan-cluster.js';
-import { migrationPlanSchema, type MigrationPlan } from '../core/plan/plan-types.js';
+import { migrationPlanSchema, type MigrationPlan } from '../core/model/plan-types.js';
 import { InputError, UprootError } from '../errors/index.js';
 import type { StepTransforms } from '../engine/appliers/applier-types.js';
 import { isRecord, type JsonRecord } from '../engine/object-diff/json.js';

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { MachineProcesses } from '../adapters/process/local-processes.js';
 import { connectJournalSession } from './session/journal-session.js';
 import type { Clock } from '../clock/index.js';
-import type { MigrationPlan } from '../core/plan/plan-types.js';
+import type { MigrationPlan } from '../core/model/plan-types.js';
 import { ExitCode, InputError } from '../errors/index.js';
 import { KubeGateReader } from '../adapters/kube/gate-reader.js';
 import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';

@@ -25,8 +25,8 @@ import type {
   RoleBindingFacts,
   RoleFacts,
   StorageClassFacts,
-  Toleration,
-} from '../../core/checks/index.js';
+} from '../../core/model/snapshot.js';
+import type { Toleration } from '../../core/model/taint.js';
 import { EBS_CSI_DRIVER } from '../../core/checks/index.js';
 
 /** Annotations the checks read; everything else is dropped. */

@@ -4,7 +4,7 @@ import { Option, type Command } from 'commander';
 import type { CommandRegistrar } from '../program.js';
 import { outputOption, parseOutputFormat, renderDocument } from '../output.js';
 import { ExitCode, InputError } from '../../errors/index.js';
-import { parseKubernetesVersion } from '../../core/kubernetes-version/index.js';
+import { parseKubernetesVersion } from '../../core/model/kubernetes-version.js';
 import {
   checkLeaderMigrationConfiguration,
   leaderMigrationToYaml,

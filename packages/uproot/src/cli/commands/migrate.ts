@@ -12,7 +12,7 @@ import { RealClock } from '../../clock/index.js';
 import { describeGate } from '../../engine/gates/evaluate-gate.js';
 import type { Journal } from '../../engine/journal/journal-schema.js';
 import type { RunResult } from '../../engine/run-plan.js';
-import type { StepId } from '../../core/plan/plan-types.js';
+import type { StepId } from '../../core/model/plan-types.js';
 import { migrate, type MigrateOptions, type MigrateResult } from '../../toolkit/migrate.js';
 import {
   addExecutionOptions,

@@ -2,7 +2,7 @@
 import { Option } from 'commander';
 import type { CommandContext, CommandRegistrar } from '../program.js';
 import { outputOption, parseOutputFormat, renderDocument } from '../output.js';
-import { DISTROS, type Distro } from '../../core/plan/plan-types.js';
+import { DISTROS, type Distro } from '../../core/model/plan-types.js';
 import { verify, type VerifyReport } from '../../toolkit/verify.js';
 import { addTargetOptions, hostOf, targetFlags, type TargetCliFlags } from '../command-kit.js';
 

@@ -6,7 +6,7 @@
  */
 import { fail, pass, skip, warn, type CheckResult, type Fix } from './check-result.js';
 import { plural, type CheckContext } from './check-context.js';
-import { flagEnabled, parseFlags } from './facts/component-flags.js';
+import { flagEnabled, parseFlags } from '../model/component-flags.js';
 import { findCcmDeployments } from '../ccm/index.js';
 import { kcmFromDefinition } from './facts/cluster-profile.js';
 

@@ -1,6 +1,6 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import { InputError } from '../../errors/index.js';
-import { atLeast, type KubernetesVersion } from '../kubernetes-version/index.js';
+import { atLeast, type KubernetesVersion } from '../model/kubernetes-version.js';
 import {
   LEADER_MIGRATION_GROUP,
   LEADER_MIGRATION_KIND,

@@ -4,8 +4,8 @@
  * `cloud_provider: external-aws`.
  */
 import { InputError } from '../../../errors/index.js';
-import { parseKubernetesVersion } from '../../kubernetes-version/index.js';
-import type { Change, MigrationPlan, PlanFinding } from '../../plan/plan-types.js';
+import { parseKubernetesVersion } from '../../model/kubernetes-version.js';
+import type { Change, MigrationPlan, PlanFinding } from '../../model/plan-types.js';
 import type { PlanOptions, StepOptions } from '../distro.js';
 import { CONTROL_PLANE_LABEL } from '../../ccm/index.js';
 import {
@@ -23,7 +23,7 @@ import {
   type DefinitionEditor,
 } from '../shared/definition-edit.js';
 import { planControllerHandover, plannedCcms, withCarriedDecisions } from '../shared/controller-handover.js';
-import { getPath } from '../shared/json-value.js';
+import { getPath } from '../../model/json-value.js';
 import { JOURNEY_SOURCE, journeyHops, upgradeStep } from '../shared/journey-steps.js';
 import { runningForms } from '../shared/releases.js';
 import { PlanAssembly } from '../shared/plan-assembly.js';

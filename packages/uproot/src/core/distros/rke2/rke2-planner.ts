@@ -2,8 +2,8 @@
  * The RKE2 plan (seed 002's RKE2 tab, seed 004's out-of-tree setup): every step as a concrete change to the
  * Rancher provisioning Cluster, merged into what the user has, with its gates and undo.
  */
-import { minorString, parseKubernetesVersion } from '../../kubernetes-version/index.js';
-import type { MigrationPlan } from '../../plan/plan-types.js';
+import { minorString, parseKubernetesVersion } from '../../model/kubernetes-version.js';
+import type { MigrationPlan } from '../../model/plan-types.js';
 import type { PlannedUpgrade, PlanOptions } from '../distro.js';
 import { CONTROL_PLANE_LABEL, helmChartYaml, renderHelmChart, valuesYaml } from '../../ccm/index.js';
 import {
@@ -27,7 +27,7 @@ import {
   journeyHops,
   upgradeStep,
 } from '../shared/journey-steps.js';
-import { isRecord, type JsonRecord } from '../shared/json-value.js';
+import { isRecord, type JsonRecord } from '../../model/json-value.js';
 import { PlanAssembly } from '../shared/plan-assembly.js';
 import { gates } from '../shared/plan-building.js';
 import {
