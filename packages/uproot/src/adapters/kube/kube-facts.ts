@@ -1,5 +1,5 @@
 /**
- * Reduces client-node objects to the plain facts preflight judges (src/core/checks/snapshot.ts), so the
+ * Reduces client-node objects to the plain facts preflight judges (src/core/model/snapshot.ts), so the
  * snapshot of a large cluster stays small and carries nothing secret (no env, no secrets, no tokens).
  */
 import type {
