@@ -1,5 +1,10 @@
 import { constants } from 'node:crypto';
-import { createServer as createHttpServer, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { RealClock, systemRandom, type Clock, type Random, InputError } from 'uproot';
@@ -164,12 +169,68 @@ function seed(store: ObjectStore, options: KubeApiServerOptions): void {
   }
 }
 
+/** The cluster's state: its kinds, its objects as a new cluster has them, and the clock and random they use. */
+interface ClusterState {
+  readonly clock: Clock;
+  readonly random: Random;
+  readonly version: VersionInfo;
+  readonly registry: ResourceRegistry;
+  readonly store: ObjectStore;
+}
+
+/** Who may call and what they may do, and the request machinery over the state: watches, faults, stats. */
+interface ApiServing {
+  readonly identities: Identity[];
+  readonly tokens: ServiceAccountTokens;
+  readonly authenticator: TokenAuthenticator;
+  readonly authorizer: RbacAuthorizer;
+  readonly watches: WatchHub;
+  readonly faults: FaultInjector;
+  readonly stats: RequestStats;
+  /** Responses held open (watches, hung requests), destroyed on close. */
+  readonly held: Set<ServerResponse>;
+}
+
+/** The listening socket, http or https, with every raw connection tracked. */
+interface Listener {
+  readonly server: Server;
+  readonly sockets: Set<Socket>;
+  readonly port: number;
+  readonly urlHost: string;
+  readonly serving: ReturnType<typeof createServingCertificate> | undefined;
+}
+
 /**
  * Starts the sandbox Kubernetes API server on loopback. Real kubectl (1.32) and @kubernetes/client-node
  * talk to it unchanged over plain http with bearer tokens (see writeKubeconfig).
  */
 export async function startKubeApiServer(options: KubeApiServerOptions = {}): Promise<KubeApiServer> {
-  const host = options.host ?? '127.0.0.1';
+  const host = loopbackHost(options.host);
+  const state = clusterState(options);
+  const api = apiServing(state, options);
+  let address = '';
+  const handler = createApiHandler({
+    store: state.store,
+    tokens: api.tokens,
+    registry: state.registry,
+    watches: api.watches,
+    clock: state.clock,
+    authenticator: api.authenticator,
+    authorizer: api.authorizer,
+    faults: api.faults,
+    stats: api.stats,
+    held: api.held,
+    realClock: new RealClock(),
+    discovery: new Discovery(state.registry, () => address),
+    openapi: new OpenApi(state.registry, () => state.version.gitVersion),
+    version: state.version,
+  });
+  const listener = await listen(handler, host, options);
+  address = `${listener.urlHost}:${listener.port}`;
+  return kubeApiServerHandle(state, api, listener);
+}
+
+function loopbackHost(host = '127.0.0.1'): string {
   if (!LOOPBACK.has(host)) {
     throw new InputError(
       'UP-SANDBOX-APISERVER-HOST',
@@ -180,6 +241,10 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
       },
     );
   }
+  return host;
+}
+
+function clusterState(options: KubeApiServerOptions): ClusterState {
   const clock = options.clock ?? new RealClock();
   const random = options.random ?? systemRandom;
   const version = liveVersion(options.version);
@@ -187,7 +252,11 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
   for (const t of builtinKinds()) registry.add(t);
   const store = new ObjectStore(registry, { clock, random, watchWindow: options.watchWindow ?? 10_000 });
   seed(store, options);
+  return { clock, random, version, registry, store };
+}
 
+function apiServing(state: ClusterState, options: KubeApiServerOptions): ApiServing {
+  const { clock, random, store, registry } = state;
   const identities: Identity[] = [...(options.identities?.length ? options.identities : [DEFAULT_ADMIN])];
   const tokens = new ServiceAccountTokens(clock, random);
   const authenticator = new TokenAuthenticator(identities, (token) =>
@@ -202,26 +271,23 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
   const authorizer = new RbacAuthorizer(storeRbacSource(store));
   const watches = new WatchHub(store, registry, clock, options.bookmarkIntervalMs ?? 60_000);
   const faults = new FaultInjector(random, (filter) => watches.drop(filter));
-  const stats = new RequestStats();
-  const held = new Set<ServerResponse>();
-  let address = '';
-  const handler = createApiHandler({
-    store,
+  return {
+    identities,
     tokens,
-    registry,
-    watches,
-    clock,
     authenticator,
     authorizer,
+    watches,
     faults,
-    stats,
-    held,
-    realClock: new RealClock(),
-    discovery: new Discovery(registry, () => address),
-    openapi: new OpenApi(registry, () => version.gitVersion),
-    version,
-  });
+    stats: new RequestStats(),
+    held: new Set<ServerResponse>(),
+  };
+}
 
+async function listen(
+  handler: RequestListener,
+  host: string,
+  options: KubeApiServerOptions,
+): Promise<Listener> {
   const tls = options.tls ?? true;
   const serving = tls ? createServingCertificate(Date.now()) : undefined;
   const server = serving
@@ -253,11 +319,14 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     });
   });
   const port = (server.address() as AddressInfo).port;
-  const urlHost = host === '::1' ? '[::1]' : host;
-  address = `${urlHost}:${port}`;
+  return { server, sockets, port, urlHost: host === '::1' ? '[::1]' : host, serving };
+}
 
+function kubeApiServerHandle(state: ClusterState, api: ApiServing, listener: Listener): KubeApiServer {
+  const { identities, authenticator, watches, authorizer, held, stats } = api;
+  const { server, sockets, serving, port } = listener;
   let closed: Promise<void> | undefined;
-  const url = `${serving ? 'https' : 'http'}://${urlHost}:${port}`;
+  const url = `${serving ? 'https' : 'http'}://${listener.urlHost}:${port}`;
   return {
     url,
     port,
@@ -282,11 +351,11 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
         ...(names.namespace ? { namespace: names.namespace } : {}),
       };
     },
-    version,
-    store,
-    registry,
-    faults,
-    serviceAccountTokens: tokens,
+    version: state.version,
+    store: state.store,
+    registry: state.registry,
+    faults: api.faults,
+    serviceAccountTokens: api.tokens,
     identities: () => [...identities],
     addIdentity(identity) {
       identities.push(identity);

@@ -82,22 +82,19 @@ function splitTarget(target: string | undefined): { path: string; query: string 
   return q === -1 ? { path: raw, query: '' } : { path: raw.slice(0, q), query: raw.slice(q + 1) };
 }
 
+/** Answers an IMDS request for one instance (undefined: the caller's own, by its address). */
+type ImdsServe = (
+  request: http.IncomingMessage,
+  response: http.ServerResponse,
+  instanceId: string | undefined,
+  latestPath: string,
+) => Promise<void>;
+
 /** Starts the AWS API emulator (EC2, ELB, ELBv2, IAM, STS, Auto Scaling and IMDS) on a loopback port. */
 export async function startAwsEmulator(options: AwsEmulatorOptions = {}): Promise<AwsEmulator> {
   const seed = parseAwsSeed(options.seed ?? {}, options.seedFile ? { file: options.seedFile } : {});
   const clock = options.clock ?? new RealClock();
-  const host = options.host ?? '127.0.0.1';
-  if (!/^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(host)) {
-    // The emulator accepts any key and serves credentials; it must never be reachable from the network.
-    throw new InputError(
-      'UP-AWS-EMULATOR-HOST',
-      `the AWS emulator listens on loopback only, not on ${host}`,
-      {
-        location: { field: 'host', value: host },
-        hint: 'use 127.0.0.1 (the default)',
-      },
-    );
-  }
+  const host = loopbackHost(options.host);
   const state = new AwsState({
     accountId: seed.accountId,
     region: seed.region,
@@ -109,25 +106,75 @@ export async function startAwsEmulator(options: AwsEmulatorOptions = {}): Promis
   });
   loadSeed(state, seed, options.seedFile);
   const authorizer = new Authorizer(state.iam, state.accountId);
-  const faults = new FaultInjector(options.random ?? systemRandom);
-  const log = new RequestLog(options.requestLogCapacity);
-  const tokens = new ImdsTokens(state.ids, () => clock.now());
-  const imdsNetwork = new ImdsNetwork();
   const deps: ApiDependencies = {
     state,
     registry: new ServiceRegistry(authorizer),
     authorizer,
-    faults,
-    log,
+    faults: new FaultInjector(options.random ?? systemRandom),
+    log: new RequestLog(options.requestLogCapacity),
     clock,
   };
+  const imdsNetwork = new ImdsNetwork();
+  const serveImds = imdsServer(deps, new ImdsTokens(state.ids, () => clock.now()), imdsNetwork);
 
-  const serveImds = async (
-    request: http.IncomingMessage,
-    response: http.ServerResponse,
-    instanceId: string | undefined,
-    latestPath: string,
-  ): Promise<void> => {
+  const main = await listen(host, options.port ?? 0, async (request, body, response) => {
+    const { path, query } = splitTarget(request.url);
+    const imds = parseImdsPath(path);
+    if (imds.latestPath !== undefined) return serveImds(request, response, imds.instanceId, imds.latestPath);
+    if (imds.instanceId !== undefined)
+      return send(response, 404, 'Not Found', { 'content-type': 'text/plain' });
+    const answer = await handleApiRequest(deps, {
+      method: request.method ?? 'POST',
+      query,
+      headers: request.headers,
+      body,
+    });
+    send(response, answer.status, answer.body, answer.headers);
+  });
+  const endpoints = instanceEndpoints(serveImds);
+  const url = `http://${host}:${main.port}`;
+  return {
+    url,
+    port: main.port,
+    region: state.region,
+    accountId: state.accountId,
+    state,
+    faults: deps.faults,
+    log: deps.log,
+    imdsNetwork,
+    adminCredentials: SANDBOX_ADMIN_CREDENTIALS,
+    imdsEndpoint: (instanceId) => `${url}/_instance/${encodeURIComponent(instanceId)}/`,
+    openInstanceImds: async (instanceId) => (await endpoints.open(instanceId)).url,
+    instanceImdsEndpoints: () => endpoints.opened(),
+    credentialsFor: (principal) => state.credentialsFor(principal),
+    close: async () => {
+      await Promise.all([main.close(), endpoints.close()]);
+    },
+  };
+}
+
+function loopbackHost(host = '127.0.0.1'): string {
+  if (!/^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(host)) {
+    // The emulator accepts any key and serves credentials; it must never be reachable from the network.
+    throw new InputError(
+      'UP-AWS-EMULATOR-HOST',
+      `the AWS emulator listens on loopback only, not on ${host}`,
+      {
+        location: { field: 'host', value: host },
+        hint: 'use 127.0.0.1 (the default)',
+      },
+    );
+  }
+  return host;
+}
+
+/**
+ * IMDS as the network delivers it: faults decided first, the request logged, and an answer whose TTL ran
+ * out never reaching the caller.
+ */
+function imdsServer(deps: ApiDependencies, tokens: ImdsTokens, imdsNetwork: ImdsNetwork): ImdsServe {
+  const { state, faults, log, clock } = deps;
+  return async (request, response, instanceId, latestPath) => {
     const method = request.method ?? 'GET';
     const { remoteAddress, remotePort } = request.socket;
     const decision = faults.decide({ service: 'imds', action: `${method} ${latestPath}` });
@@ -165,22 +212,10 @@ export async function startAwsEmulator(options: AwsEmulatorOptions = {}): Promis
     }
     send(response, result.status, method === 'HEAD' ? '' : result.body, result.headers);
   };
+}
 
-  const main = await listen(host, options.port ?? 0, async (request, body, response) => {
-    const { path, query } = splitTarget(request.url);
-    const imds = parseImdsPath(path);
-    if (imds.latestPath !== undefined) return serveImds(request, response, imds.instanceId, imds.latestPath);
-    if (imds.instanceId !== undefined)
-      return send(response, 404, 'Not Found', { 'content-type': 'text/plain' });
-    const answer = await handleApiRequest(deps, {
-      method: request.method ?? 'POST',
-      query,
-      headers: request.headers,
-      body,
-    });
-    send(response, answer.status, answer.body, answer.headers);
-  });
-
+/** Each instance's own metadata endpoint (its address tells whose), serving IMDS at the root. */
+function instanceEndpoints(serveImds: ImdsServe): InstanceEndpoints {
   const endpointServer = createHandlerServer(async (request, _body, response) => {
     const { localAddress, localPort } = request.socket;
     const instanceId = endpoints.instanceAt(localAddress, localPort);
@@ -190,23 +225,5 @@ export async function startAwsEmulator(options: AwsEmulatorOptions = {}): Promis
     return serveImds(request, response, instanceId, latestPath);
   });
   const endpoints = new InstanceEndpoints(endpointServer);
-  const url = `http://${host}:${main.port}`;
-  return {
-    url,
-    port: main.port,
-    region: state.region,
-    accountId: state.accountId,
-    state,
-    faults,
-    log,
-    imdsNetwork,
-    adminCredentials: SANDBOX_ADMIN_CREDENTIALS,
-    imdsEndpoint: (instanceId) => `${url}/_instance/${encodeURIComponent(instanceId)}/`,
-    openInstanceImds: async (instanceId) => (await endpoints.open(instanceId)).url,
-    instanceImdsEndpoints: () => endpoints.opened(),
-    credentialsFor: (principal) => state.credentialsFor(principal),
-    close: async () => {
-      await Promise.all([main.close(), endpoints.close()]);
-    },
-  };
+  return endpoints;
 }

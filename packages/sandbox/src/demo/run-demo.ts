@@ -31,10 +31,10 @@ import {
   type StepState,
 } from 'uproot';
 import { awsEnvironment } from '../aws/index.js';
-import { loadScenario } from '../scenarios/index.js';
+import { loadScenario, type Scenario } from '../scenarios/index.js';
 import { ledgerReport, startTwin, type LedgerReport, type Twin } from '../twin/index.js';
 import { actAsPerson } from './twin-person.js';
-import { twinTarget } from './twin-target.js';
+import { twinTarget, type TwinTarget } from './twin-target.js';
 
 export interface DemoOptions {
   readonly scenario: string;
@@ -128,6 +128,24 @@ export function demoExitCode(
   return finished ? ExitCode.ok : ExitCode.failed;
 }
 
+/** What the demo's phases share once the twin runs: the twin, the clock, how uproot reaches it. */
+interface DemoSession {
+  readonly scenario: Scenario;
+  readonly twin: Twin;
+  readonly clock: Clock;
+  readonly options: DemoOptions;
+  readonly deps: DemoDeps;
+  readonly progress: (line: string) => void;
+  readonly env: Record<string, string | undefined>;
+  readonly runHost: RunHost;
+  readonly cwd: string;
+  readonly twinTarget: TwinTarget;
+  /** `--target-version` or the scenario's, as the toolkit's flag (empty when the version stays). */
+  readonly targetVersion: string | undefined;
+  readonly versionFlag: { readonly targetVersion?: string };
+  readonly stateDir: string;
+}
+
 export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDeps): Promise<DemoResult> {
   const { scenario } = loadScenario(options.scenario, { cwd: host.cwd });
   const progress = deps.onProgress ?? (() => undefined);
@@ -153,93 +171,31 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
   });
   try {
     const env = { ...host.env, ...awsEnvironment(twin.aws), AWS_EC2_METADATA_DISABLED: 'true' };
-    const runHost: RunHost = { ...host, env, interactive: false };
-    const { target, execution, runner } = twinTarget(twin, clock);
+    const targetVersion = options.targetVersion ?? scenario.migration.targetVersion;
+    const session: DemoSession = {
+      scenario,
+      twin,
+      clock,
+      options,
+      deps,
+      progress,
+      env,
+      runHost: { ...host, env, interactive: false },
+      cwd: host.cwd,
+      twinTarget: twinTarget(twin, clock),
+      targetVersion,
+      versionFlag: targetVersion ? { targetVersion } : {},
+      stateDir: join(options.dir, '.uproot'),
+    };
     progress(
       `kubeconfig ${twin.files.kubeconfig} (contexts ${twin.contexts.downstream}${twin.contexts.rancher ? `, ${twin.contexts.rancher}` : ''})`,
     );
-
-    progress('preflight: auditing the cluster and the AWS account');
-    const targetVersion = options.targetVersion ?? scenario.migration.targetVersion;
-    const versionFlag = targetVersion ? { targetVersion } : {};
-    const pre = await preflight({ ...target, ...versionFlag, env, cwd: host.cwd, clock });
-    const counts = countStatuses(pre.report);
-    progress(`preflight: ${counts}`);
-    for (const c of pre.report.checks.filter((check) => check.status === 'fail'))
-      progress(`preflight: ✗ ${c.title}: ${c.message}`);
-
-    progress(
-      `migrate: executing the plan behind its gates${targetVersion ? ` (to Kubernetes ${targetVersion}, one minor at a time)` : ''}`,
-    );
-    const stateDir = join(options.dir, '.uproot');
-    // The plan as built (the journal's copy drops the artifacts the person's steps use).
-    let built: MigrationPlan | undefined;
-    const runMigrate = (extra: Partial<MigrateOptions>): Promise<MigrateResult> =>
-      migrate(
-        {
-          ...target,
-          yes: true,
-          stateDir,
-          ...versionFlag,
-          ...execution,
-          ...extra,
-        },
-        runHost,
-        {
-          clock,
-          runner,
-          onPlan: (plan, context) => {
-            if (!context.resumed) built = plan;
-          },
-          ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),
-        },
-      );
-    let migration = await runMigrate({});
-    // Steps a person does (RKE without helm-controller: helm installs of the CCM chart): do them, resume.
-    const done: StepId[] = [];
-    const person: { step: StepId; did: string }[] = [];
-    for (;;) {
-      const waiting = migration.outcome.type === 'ran' ? migration.outcome.result : undefined;
-      if (waiting?.type !== 'waiting-for-person' || done.includes(waiting.step)) break;
-      const did = await actAsPerson(twin, clock, built ?? waiting.journal.plan, waiting);
-      if (!did) break;
-      progress(`migrate: ${waiting.step} needs a person; the demo does it: ${did}`);
-      done.push(waiting.step);
-      person.push({ step: waiting.step, did });
-      migration = await runMigrate({ resume: true, manualDone: done });
-    }
-    progress(
-      migration.outcome.type === 'preflight-failed'
-        ? `migrate: refused by preflight, nothing was changed (${targetVersion ? 'the failed check and its fix are above' : 'this scenario shows that defect; its fix is above'})`
-        : `migrate: ${migration.outcome.type === 'ran' ? migration.outcome.result.type : migration.outcome.type}`,
-    );
-
-    progress('verify: proving the end state');
-    // Without a journal (preflight refused), verify is told the distribution rather than guessing it.
-    const verified = await verify(
-      { ...target, distro: scenario.distribution === 'none' ? 'kubeadm' : scenario.distribution },
-      runHost,
-      { clock, ...(deps.instances ? { instances: deps.instances(env) } : {}) },
-    );
-
+    const pre = await demoPreflight(session);
+    const { migration, person } = await demoMigrate(session);
+    const verified = await demoVerify(session);
     await deps.inspect?.(twin);
     const end = clock.now();
-    // One analysis for the text, the JSON and the report: every output prints the same rows.
-    const ownership = twin.ledgerAnalysis();
-    // With the twin's restart count (journey.restarts), which the journey's text and JSON print.
-    const ledger = ledgerReport(ownership, twin.ledgerReport().journey.restarts);
-    const status = twin.status();
-    const running = { apiServerVersion: status.apiServerVersion, ...status.versions };
-    // The journal is kept under the cluster's name in its definition (kubeadm's is `kubernetes`, not the
-    // scenario's), which the migration's own journal tells.
-    const journal = new JournalMirror(stateDir, journaledName(migration) ?? scenario.clusterName).read();
-    let report: DemoResult['report'];
-    if (journal) {
-      const model = buildReportModel(journal, { ownership, now: end });
-      report = { html: join(options.dir, 'report.html'), markdown: join(options.dir, 'report.md') };
-      writeFileSync(report.html, renderReportHtml(model));
-      writeFileSync(report.markdown, renderReportMarkdown(model));
-    }
+    const { ledger, running, journal, report } = demoEndState(session, migration, end);
     return {
       exitCode: demoExitCode(migration, verified.exitCode, verified.report.outcome),
       scenario: scenario.name,
@@ -259,6 +215,126 @@ export async function runDemo(options: DemoOptions, host: RunHost, deps: DemoDep
     await twin.close();
     await demoClock.stop();
   }
+}
+
+/** Preflight against the twin, its counts and failed checks printed. */
+async function demoPreflight(session: DemoSession): Promise<Awaited<ReturnType<typeof preflight>>> {
+  const { progress } = session;
+  progress('preflight: auditing the cluster and the AWS account');
+  const pre = await preflight({
+    ...session.twinTarget.target,
+    ...session.versionFlag,
+    env: session.env,
+    cwd: session.cwd,
+    clock: session.clock,
+  });
+  progress(`preflight: ${countStatuses(pre.report)}`);
+  for (const c of pre.report.checks.filter((check) => check.status === 'fail'))
+    progress(`preflight: ✗ ${c.title}: ${c.message}`);
+  return pre;
+}
+
+/** Migrate behind its gates; the steps a person does, the demo does and resumes after. */
+async function demoMigrate(session: DemoSession): Promise<{
+  migration: MigrateResult;
+  person: { step: StepId; did: string }[];
+}> {
+  const { progress, twin, clock, targetVersion, deps } = session;
+  const { target, execution, runner } = session.twinTarget;
+  progress(
+    `migrate: executing the plan behind its gates${targetVersion ? ` (to Kubernetes ${targetVersion}, one minor at a time)` : ''}`,
+  );
+  // The plan as built (the journal's copy drops the artifacts the person's steps use).
+  let built: MigrationPlan | undefined;
+  const runMigrate = (extra: Partial<MigrateOptions>): Promise<MigrateResult> =>
+    migrate(
+      {
+        ...target,
+        yes: true,
+        stateDir: session.stateDir,
+        ...session.versionFlag,
+        ...execution,
+        ...extra,
+      },
+      session.runHost,
+      {
+        clock,
+        runner,
+        onPlan: (plan, context) => {
+          if (!context.resumed) built = plan;
+        },
+        ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),
+      },
+    );
+  let migration = await runMigrate({});
+  // Steps a person does (RKE without helm-controller: helm installs of the CCM chart): do them, resume.
+  const done: StepId[] = [];
+  const person: { step: StepId; did: string }[] = [];
+  for (;;) {
+    const waiting = migration.outcome.type === 'ran' ? migration.outcome.result : undefined;
+    if (waiting?.type !== 'waiting-for-person' || done.includes(waiting.step)) break;
+    const did = await actAsPerson(twin, clock, built ?? waiting.journal.plan, waiting);
+    if (!did) break;
+    progress(`migrate: ${waiting.step} needs a person; the demo does it: ${did}`);
+    done.push(waiting.step);
+    person.push({ step: waiting.step, did });
+    migration = await runMigrate({ resume: true, manualDone: done });
+  }
+  progress(
+    migration.outcome.type === 'preflight-failed'
+      ? `migrate: refused by preflight, nothing was changed (${targetVersion ? 'the failed check and its fix are above' : 'this scenario shows that defect; its fix is above'})`
+      : `migrate: ${migration.outcome.type === 'ran' ? migration.outcome.result.type : migration.outcome.type}`,
+  );
+  return { migration, person };
+}
+
+/** Verify proves the end state. */
+async function demoVerify(session: DemoSession): Promise<Awaited<ReturnType<typeof verify>>> {
+  const { scenario, deps } = session;
+  session.progress('verify: proving the end state');
+  // Without a journal (preflight refused), verify is told the distribution rather than guessing it.
+  return verify(
+    {
+      ...session.twinTarget.target,
+      distro: scenario.distribution === 'none' ? 'kubeadm' : scenario.distribution,
+    },
+    session.runHost,
+    { clock: session.clock, ...(deps.instances ? { instances: deps.instances(session.env) } : {}) },
+  );
+}
+
+/** What the twin and the journal say at the end: the ownership ledger, the running versions, the report. */
+function demoEndState(
+  session: DemoSession,
+  migration: MigrateResult,
+  end: number,
+): {
+  ledger: LedgerReport;
+  running: DemoResult['running'];
+  journal: Journal | undefined;
+  report: DemoResult['report'];
+} {
+  const { twin, options } = session;
+  // One analysis for the text, the JSON and the report: every output prints the same rows.
+  const ownership = twin.ledgerAnalysis();
+  // With the twin's restart count (journey.restarts), which the journey's text and JSON print.
+  const ledger = ledgerReport(ownership, twin.ledgerReport().journey.restarts);
+  const status = twin.status();
+  const running = { apiServerVersion: status.apiServerVersion, ...status.versions };
+  // The journal is kept under the cluster's name in its definition (kubeadm's is `kubernetes`, not the
+  // scenario's), which the migration's own journal tells.
+  const journal = new JournalMirror(
+    session.stateDir,
+    journaledName(migration) ?? session.scenario.clusterName,
+  ).read();
+  let report: DemoResult['report'];
+  if (journal) {
+    const model = buildReportModel(journal, { ownership, now: end });
+    report = { html: join(options.dir, 'report.html'), markdown: join(options.dir, 'report.md') };
+    writeFileSync(report.html, renderReportHtml(model));
+    writeFileSync(report.markdown, renderReportMarkdown(model));
+  }
+  return { ledger, running, journal, report };
 }
 
 function journaledName(migration: MigrateResult): string | undefined {

@@ -101,6 +101,30 @@ export interface SimulatedManager {
 
 const LOG_LINES = 200;
 
+/** One process's life as its parts share it: who it is, its log, what to undo when it exits. */
+interface ManagerProcess {
+  readonly options: SimulatedManagerOptions;
+  readonly identity: string;
+  readonly log: (line: string) => void;
+  readonly cleanups: (() => void)[];
+  /** The parsed flags, once start-up got that far. */
+  flags: ManagerFlags | undefined;
+  stopRequested: boolean;
+  /** Set when the process dies of its own accord after starting (a KCM whose provider fails once it leads). */
+  crash: ManagerExit | undefined;
+}
+
+/** What start-up read and checked before the runtime is built. */
+interface StartUpConfig {
+  readonly flags: ManagerFlags;
+  readonly version: KubernetesVersion;
+  readonly settings: CloudControllerSettings;
+  /** A provider the KCM accepts at start and fails on once it leads (the doomed runtime). */
+  readonly providerError: string | undefined;
+  readonly migrationConfig: LeaderMigrationConfiguration | undefined;
+  readonly configClusterId: string | undefined;
+}
+
 /**
  * Starts a simulated kube-controller-manager or cloud-controller-manager: parses its flags with upstream's
  * errors (a bad one makes it exit 1 at once), reads and validates the leader-migration configuration, and
@@ -109,293 +133,367 @@ const LOG_LINES = 200;
  * restarting it is the caller's job, as a kubelet restarts a static pod.
  */
 export function startSimulatedManager(options: SimulatedManagerOptions): SimulatedManager {
-  const { clock, component } = options;
-  const identity = managerIdentity(options.nodeName, options.random);
   const logs: string[] = [];
-  const log = (line: string): void => {
-    logs.push(line);
-    if (logs.length > LOG_LINES) logs.shift();
-    options.onLog?.(line);
+  const proc: ManagerProcess = {
+    options,
+    identity: managerIdentity(options.nodeName, options.random),
+    log: (line) => {
+      logs.push(line);
+      if (logs.length > LOG_LINES) logs.shift();
+      options.onLog?.(line);
+    },
+    cleanups: [],
+    flags: undefined,
+    stopRequested: false,
+    crash: undefined,
   };
   let runtime: ControllerManager | undefined;
-  let flags: ManagerFlags | undefined;
   let exit: ManagerExit | undefined;
-  let stopRequested = false;
-  /** Set when the process dies of its own accord after starting (a KCM whose provider fails once it leads). */
-  let crash: ManagerExit | undefined;
-  const cleanups: (() => void)[] = [];
 
   // A kill during start-up (waiting on instance metadata, say) ends the process at once, as SIGTERM would.
   let killDuringStartUp: (exit: ManagerExit) => void = () => undefined;
   const killed = new Promise<ManagerExit>((resolve) => (killDuringStartUp = resolve));
   const exited = (async (): Promise<ManagerExit> => {
-    const started = await Promise.race([startUp(), killed]);
+    const started = await Promise.race([startUp(proc), killed]);
     if ('code' in started) return started;
     runtime = started;
-    if (stopRequested) void runtime.stop();
+    if (proc.stopRequested) void runtime.stop();
     const done = await runtime.done;
-    return crash ?? done;
+    return proc.crash ?? done;
   })()
     .catch((error: unknown): ManagerExit => ({ code: 1, reason: messageOf(error) }))
     .then((result) => {
       exit = result;
-      for (const c of cleanups.splice(0)) c();
-      log(`exited with code ${result.code}: ${result.reason}`);
+      for (const c of proc.cleanups.splice(0)) c();
+      proc.log(`exited with code ${result.code}: ${result.reason}`);
       return result;
     });
 
-  async function startUp(): Promise<ControllerManager | ManagerExit> {
-    const fail = (reason: string): ManagerExit => {
-      log(reason);
-      return { code: 1, reason };
-    };
-    let version: KubernetesVersion;
-    try {
-      version =
-        typeof options.kubernetesVersion === 'string'
-          ? parseKubernetesVersion(options.kubernetesVersion, 'kubernetesVersion')
-          : options.kubernetesVersion;
-    } catch (error) {
-      return fail(messageOf(error));
-    }
-    const parsed = parseManagerFlags(options.args, { component, kubernetesVersion: version });
-    for (const w of parsed.warnings) log(`warning: ${w}`);
-    if (!parsed.ok) return fail(parsed.errors.join('; '));
-    flags = parsed.flags;
-    const providerError = cloudProviderError(flags);
-    if (providerError && !providerError.afterLeading) return fail(providerError.message);
-    const settings = cloudControllerSettings(flags);
-    if ('error' in settings) return fail(settings.error);
-
-    let migrationConfig: LeaderMigrationConfiguration | undefined;
-    if (flags.enableLeaderMigration && flags.leaderMigrationConfig !== '') {
-      const path = flags.leaderMigrationConfig;
-      let text: string;
-      try {
-        text = await readManagerFile(options, path);
-      } catch (error) {
-        return fail(
-          `unable to read leader migration configuration from ${JSON.stringify(path)}: ${messageOf(error)}`,
-        );
-      }
-      try {
-        const decoded = decodeLeaderMigrationConfiguration(text, { file: path, kubernetesVersion: version });
-        const strict = decoded.issues.filter((i) => i.severity === 'error');
-        if (strict.length > 0) {
-          return fail(
-            `failed to parse leader migration configuration: [${strict.map((i) => i.message).join(' ')}]`,
-          );
-        }
-        migrationConfig = decoded.config;
-      } catch (error) {
-        return fail(`failed to parse leader migration configuration: ${messageOf(error)}`);
-      }
-    }
-    // The cloud config is read before the cloud is built (cloud-provider-aws readAWSCloudConfig, then newAWSCloud).
-    const cloudConfig = await readCloudConfig(flags, options, component);
-    if ('error' in cloudConfig) return fail(cloudConfig.error);
-    let aws = options.aws;
-    if (options.instanceMetadata && runsCloudControllers(flags)) {
-      const newClient = options.instanceMetadata;
-      const credentialsClient = newClient();
-      aws = {
-        ...aws,
-        credentials: imdsCredentials(
-          () => credentialsClient,
-          () => clock.now(),
-        ),
-      };
-      if (component === 'cloud-controller-manager') {
-        const init = await initAwsCloud(newClient, log);
-        if (!init.ok) {
-          log(init.reason);
-          // klog.Fatalf exits 255.
-          return { code: 255, reason: init.reason };
-        }
-        aws = { ...aws, region: init.region, instanceId: init.instanceId };
-      }
-    }
-    if (stopRequested) return { code: 0, reason: 'terminated' };
-    try {
-      if (providerError) return startDoomedRuntime(flags, migrationConfig, providerError.message);
-      return startRuntime(flags, version, settings.settings, migrationConfig, aws, cloudConfig.clusterId);
-    } catch (error) {
-      // An invalid configuration or timings: the process does not start.
-      return fail(messageOf(error));
-    }
-  }
-
-  /** The election half of the runtime's options: the flags, this identity's lease locks, clock and logger. */
-  function electionOptions(
-    f: ManagerFlags,
-    migrationConfig: LeaderMigrationConfiguration | undefined,
-    kubeConfig: ReturnType<typeof kubeConfigFor>,
-  ) {
-    return {
-      ...managerOptionsFromFlags(f, migrationConfig),
-      identity,
-      leaseLockFactory: (name: string) =>
-        new KubeLeaseLock({
-          kubeConfig,
-          namespace: f.resourceNamespace,
-          name,
-          identity,
-          clock,
-          renewDeadlineMs: f.timings.renewDeadlineMs,
-        }),
-      clock,
-      random: options.random,
-      logger: (level: string, message: string, fields: Record<string, unknown>) =>
-        log(electionLogLine(level, message, fields)),
-    };
-  }
-
-  /**
-   * A KCM that cannot build its controller context: it campaigns like any other and, on winning the main
-   * lease, logs the error and exits 1 without releasing the lease (klog.FlushAndExit), so the next leader is
-   * elected only when the lease expires, and crashes the same way.
-   */
-  function startDoomedRuntime(
-    f: ManagerFlags,
-    migrationConfig: LeaderMigrationConfiguration | undefined,
-    error: string,
-  ): ControllerManager {
-    const manager: ControllerManager = runControllerManager({
-      ...electionOptions(f, migrationConfig, kubeConfigFor(options.kube)),
-      controllers: [],
-      onEvent: (event) => {
-        options.onEvent?.(event);
-        if (event.type !== 'started-leading' || event.lease !== 'main' || crash) return;
-        log(`"Error building controller context" err="${error.replace(/"/g, '\\"')}"`);
-        crash = { code: 1, reason: error };
-        void manager.stop();
-      },
-    });
-    return manager;
-  }
-
-  function startRuntime(
-    f: ManagerFlags,
-    version: KubernetesVersion,
-    settings: CloudControllerSettings,
-    migrationConfig: LeaderMigrationConfiguration | undefined,
-    aws: AwsEndpoint,
-    configClusterId: string | undefined,
-  ): ControllerManager {
-    const kubeConfig = kubeConfigFor(options.kube);
-    const kube = new KubeApi(options.kube, clock);
-    const awsApi = new AwsApi(aws, clock);
-    cleanups.push(() => awsApi.destroy());
-    const cloud = new AwsCloud(awsApi, {
-      selfNodeName: options.nodeName,
-      ...(aws.instanceId ? { selfInstanceId: aws.instanceId } : {}),
-      ...((configClusterId ?? options.clusterId) ? { clusterId: configClusterId ?? options.clusterId } : {}),
-    });
-    const informers = createSharedInformers({ kube, kubeConfig, clock, onError: log });
-    const topology =
-      component === 'cloud-controller-manager'
-        ? new InstanceTopology(awsApi, clock, version, (line) => log(`cloud-node: ${line}`))
-        : undefined;
-    cleanups.push(() => informers.stop());
-    const record = (controller: string, action: string): void =>
-      options.ledger.record({ controller, component, identity, time: clock.now(), action });
-
-    const tokenSources = new Map<string, () => Promise<string>>();
-    const kubeFor = (logical: LogicalController): KubeApi => {
-      if (!f.useServiceAccountCredentials) return kube;
-      const account = CONTROLLER_SERVICE_ACCOUNTS[logical];
-      if (options.kube.requestTokens) {
-        let source = tokenSources.get(account);
-        if (!source) {
-          source = serviceAccountTokenSource(kube, 'kube-system', account, clock);
-          tokenSources.set(account, source);
-        }
-        return new KubeApi({ ...options.kube, tokenSource: source }, clock);
-      }
-      const token = options.kube.tokenFor?.(account);
-      return token ? new KubeApi({ ...options.kube, token }, clock) : kube;
-    };
-    const contextFor = (name: string, logical: LogicalController): ControllerContext => {
-      const controllerKube = kubeFor(logical);
-      return {
-        controller: name,
-        component,
-        identity,
-        clock,
-        kube: controllerKube,
-        cloud,
-        informers,
-        settings,
-        ...(topology ? { topology } : {}),
-        events: new EventRecorder(
-          controllerKube,
-          clock,
-          EVENT_SOURCES[logical],
-          options.nodeName,
-          (e) =>
-            record(name, `kube:event ${e.type} ${e.reason} ${e.target.kind.toLowerCase()}/${e.target.name}`),
-          log,
-        ),
-        record: (action) => record(name, action),
-        log: (line) => log(`${name}: ${line}`),
-      };
-    };
-
-    const descriptors = controllerDescriptors({
-      component,
-      version,
-      settings,
-      run: (name, logical, signal) => CLOUD_CONTROLLER_RUNS[logical](contextFor(name, logical), signal),
-    });
-    if (!(settings.allocateNodeCidrs && settings.configureCloudRoutes)) {
-      log(
-        `Will not configure cloud provider routes for allocate-node-cidrs: ${settings.allocateNodeCidrs}, configure-cloud-routes: ${settings.configureCloudRoutes}.`,
-      );
-    }
-    // The flag-dependent controllers this process will never run, so the ledger can tell "not configured
-    // anywhere" from "nobody ran it".
-    const offered = new Set(descriptors.map((d) => logicalControllerName(d.name)));
-    for (const logical of ['route', 'nodeipam'] as const) {
-      if (!offered.has(logical)) record(controllerName(logical, version), NOT_CONFIGURED);
-    }
-    const manager = runControllerManager({
-      ...electionOptions(f, migrationConfig, kubeConfig),
-      controllers: descriptors,
-      onEvent: (event) => {
-        if (event.type === 'controller-started') record(event.controller, 'started');
-        if (event.type === 'controller-stopped') {
-          record(event.controller, 'stopped');
-          if (event.error) log(`${event.controller} stopped with an error: ${event.error}`);
-        }
-        options.onEvent?.(event);
-      },
-      onExit: (code, reason) => log(code === 0 ? reason : `${reason}; exiting`),
-    });
-    for (const name of manager.plan.skipped) log(`Skipping a cloud provider controller controller=${name}`);
-    for (const name of manager.plan.disabled) log(`Warning: controller is disabled controller=${name}`);
-    return manager;
-  }
-
   return {
-    component,
+    component: options.component,
     nodeName: options.nodeName,
-    identity,
+    identity: proc.identity,
     exited,
     get running() {
       return exit === undefined;
     },
     stop: () => {
-      stopRequested = true;
+      proc.stopRequested = true;
       if (runtime) void runtime.stop();
       else killDuringStartUp({ code: 0, reason: 'terminated' });
       return exited;
     },
     get flags() {
-      return flags;
+      return proc.flags;
     },
     logs,
     leading: () => runtime?.leading() ?? { main: false, migration: false },
     runningControllers: () => runtime?.running() ?? [],
+  };
+}
+
+/** Start-up: configuration read and checked, the AWS endpoint resolved, then the runtime (or an exit). */
+async function startUp(proc: ManagerProcess): Promise<ControllerManager | ManagerExit> {
+  const fail = (reason: string): ManagerExit => {
+    proc.log(reason);
+    return { code: 1, reason };
+  };
+  const config = await readStartUpConfig(proc);
+  if ('error' in config) return fail(config.error);
+  const aws = await managerAwsEndpoint(proc, config.flags);
+  if ('code' in aws) return aws;
+  if (proc.stopRequested) return { code: 0, reason: 'terminated' };
+  try {
+    if (config.providerError) return startDoomedRuntime(proc, config, config.providerError);
+    return startRuntime(proc, config, aws);
+  } catch (error) {
+    // An invalid configuration or timings: the process does not start.
+    return fail(messageOf(error));
+  }
+}
+
+/** The version, flags, cloud-controller settings, leader-migration configuration and cloud config. */
+async function readStartUpConfig(proc: ManagerProcess): Promise<StartUpConfig | { error: string }> {
+  const { options, log } = proc;
+  let version: KubernetesVersion;
+  try {
+    version =
+      typeof options.kubernetesVersion === 'string'
+        ? parseKubernetesVersion(options.kubernetesVersion, 'kubernetesVersion')
+        : options.kubernetesVersion;
+  } catch (error) {
+    return { error: messageOf(error) };
+  }
+  const parsed = parseManagerFlags(options.args, {
+    component: options.component,
+    kubernetesVersion: version,
+  });
+  for (const w of parsed.warnings) log(`warning: ${w}`);
+  if (!parsed.ok) return { error: parsed.errors.join('; ') };
+  const flags = parsed.flags;
+  proc.flags = flags;
+  const providerError = cloudProviderError(flags);
+  if (providerError && !providerError.afterLeading) return { error: providerError.message };
+  const settings = cloudControllerSettings(flags);
+  if ('error' in settings) return settings;
+  const migration = await readMigrationConfig(options, flags, version);
+  if ('error' in migration) return migration;
+  // The cloud config is read before the cloud is built (cloud-provider-aws readAWSCloudConfig, then newAWSCloud).
+  const cloudConfig = await readCloudConfig(flags, options, options.component);
+  if ('error' in cloudConfig) return cloudConfig;
+  return {
+    flags,
+    version,
+    settings: settings.settings,
+    providerError: providerError?.message,
+    migrationConfig: migration.config,
+    configClusterId: cloudConfig.clusterId,
+  };
+}
+
+/** `--leader-migration-config`, read and decoded strictly (none when migration is off or the flag empty). */
+async function readMigrationConfig(
+  options: SimulatedManagerOptions,
+  flags: ManagerFlags,
+  version: KubernetesVersion,
+): Promise<{ config: LeaderMigrationConfiguration | undefined } | { error: string }> {
+  if (!flags.enableLeaderMigration || flags.leaderMigrationConfig === '') return { config: undefined };
+  const path = flags.leaderMigrationConfig;
+  let text: string;
+  try {
+    text = await readManagerFile(options, path);
+  } catch (error) {
+    return {
+      error: `unable to read leader migration configuration from ${JSON.stringify(path)}: ${messageOf(error)}`,
+    };
+  }
+  try {
+    const decoded = decodeLeaderMigrationConfiguration(text, { file: path, kubernetesVersion: version });
+    const strict = decoded.issues.filter((i) => i.severity === 'error');
+    if (strict.length > 0) {
+      return {
+        error: `failed to parse leader migration configuration: [${strict.map((i) => i.message).join(' ')}]`,
+      };
+    }
+    return { config: decoded.config };
+  } catch (error) {
+    return { error: `failed to parse leader migration configuration: ${messageOf(error)}` };
+  }
+}
+
+/**
+ * How the process reaches AWS: with instance metadata, the role's credentials from IMDS and (CCM) the
+ * region and instance id read at start-up, exiting 255 as klog.Fatalf does when it cannot.
+ */
+async function managerAwsEndpoint(
+  proc: ManagerProcess,
+  flags: ManagerFlags,
+): Promise<AwsEndpoint | ManagerExit> {
+  const { options, log } = proc;
+  let aws = options.aws;
+  if (!options.instanceMetadata || !runsCloudControllers(flags)) return aws;
+  const newClient = options.instanceMetadata;
+  const credentialsClient = newClient();
+  aws = {
+    ...aws,
+    credentials: imdsCredentials(
+      () => credentialsClient,
+      () => options.clock.now(),
+    ),
+  };
+  if (options.component !== 'cloud-controller-manager') return aws;
+  const init = await initAwsCloud(newClient, log);
+  if (!init.ok) {
+    log(init.reason);
+    // klog.Fatalf exits 255.
+    return { code: 255, reason: init.reason };
+  }
+  return { ...aws, region: init.region, instanceId: init.instanceId };
+}
+
+/** The election half of the runtime's options: the flags, this identity's lease locks, clock and logger. */
+function electionOptions(
+  proc: ManagerProcess,
+  f: ManagerFlags,
+  migrationConfig: LeaderMigrationConfiguration | undefined,
+  kubeConfig: ReturnType<typeof kubeConfigFor>,
+) {
+  const { identity, options } = proc;
+  const { clock } = options;
+  return {
+    ...managerOptionsFromFlags(f, migrationConfig),
+    identity,
+    leaseLockFactory: (name: string) =>
+      new KubeLeaseLock({
+        kubeConfig,
+        namespace: f.resourceNamespace,
+        name,
+        identity,
+        clock,
+        renewDeadlineMs: f.timings.renewDeadlineMs,
+      }),
+    clock,
+    random: options.random,
+    logger: (level: string, message: string, fields: Record<string, unknown>) =>
+      proc.log(electionLogLine(level, message, fields)),
+  };
+}
+
+/**
+ * A KCM that cannot build its controller context: it campaigns like any other and, on winning the main
+ * lease, logs the error and exits 1 without releasing the lease (klog.FlushAndExit), so the next leader is
+ * elected only when the lease expires, and crashes the same way.
+ */
+function startDoomedRuntime(proc: ManagerProcess, config: StartUpConfig, error: string): ControllerManager {
+  const { options } = proc;
+  const manager: ControllerManager = runControllerManager({
+    ...electionOptions(proc, config.flags, config.migrationConfig, kubeConfigFor(options.kube)),
+    controllers: [],
+    onEvent: (event) => {
+      options.onEvent?.(event);
+      if (event.type !== 'started-leading' || event.lease !== 'main' || proc.crash) return;
+      proc.log(`"Error building controller context" err="${error.replace(/"/g, '\\"')}"`);
+      proc.crash = { code: 1, reason: error };
+      void manager.stop();
+    },
+  });
+  return manager;
+}
+
+/** The election runtime over controller descriptors that do real work; the ledger hears what they do. */
+function startRuntime(proc: ManagerProcess, config: StartUpConfig, aws: AwsEndpoint): ControllerManager {
+  const { options, log } = proc;
+  const { flags, version, settings } = config;
+  const record = ledgerRecorder(proc);
+  const kubeConfig = kubeConfigFor(options.kube);
+  const contextFor = controllerContexts(proc, config, aws, kubeConfig);
+  const descriptors = controllerDescriptors({
+    component: options.component,
+    version,
+    settings,
+    run: (name, logical, signal) => CLOUD_CONTROLLER_RUNS[logical](contextFor(name, logical), signal),
+  });
+  if (!(settings.allocateNodeCidrs && settings.configureCloudRoutes)) {
+    log(
+      `Will not configure cloud provider routes for allocate-node-cidrs: ${settings.allocateNodeCidrs}, configure-cloud-routes: ${settings.configureCloudRoutes}.`,
+    );
+  }
+  // The flag-dependent controllers this process will never run, so the ledger can tell "not configured
+  // anywhere" from "nobody ran it".
+  const offered = new Set(descriptors.map((d) => logicalControllerName(d.name)));
+  for (const logical of ['route', 'nodeipam'] as const) {
+    if (!offered.has(logical)) record(controllerName(logical, version), NOT_CONFIGURED);
+  }
+  const manager = runControllerManager({
+    ...electionOptions(proc, flags, config.migrationConfig, kubeConfig),
+    controllers: descriptors,
+    onEvent: (event) => {
+      if (event.type === 'controller-started') record(event.controller, 'started');
+      if (event.type === 'controller-stopped') {
+        record(event.controller, 'stopped');
+        if (event.error) log(`${event.controller} stopped with an error: ${event.error}`);
+      }
+      options.onEvent?.(event);
+    },
+    onExit: (code, reason) => log(code === 0 ? reason : `${reason}; exiting`),
+  });
+  for (const name of manager.plan.skipped) log(`Skipping a cloud provider controller controller=${name}`);
+  for (const name of manager.plan.disabled) log(`Warning: controller is disabled controller=${name}`);
+  return manager;
+}
+
+function ledgerRecorder(proc: ManagerProcess): (controller: string, action: string) => void {
+  const { options, identity } = proc;
+  return (controller, action) =>
+    options.ledger.record({
+      controller,
+      component: options.component,
+      identity,
+      time: options.clock.now(),
+      action,
+    });
+}
+
+/**
+ * What each controller works with: the API (as its own service account with
+ * --use-service-account-credentials), the cloud, shared informers, its event recorder and the ledger.
+ */
+function controllerContexts(
+  proc: ManagerProcess,
+  config: StartUpConfig,
+  aws: AwsEndpoint,
+  kubeConfig: ReturnType<typeof kubeConfigFor>,
+): (name: string, logical: LogicalController) => ControllerContext {
+  const { options, log, identity, cleanups } = proc;
+  const { clock, component } = options;
+  const record = ledgerRecorder(proc);
+  const kube = new KubeApi(options.kube, clock);
+  const awsApi = new AwsApi(aws, clock);
+  cleanups.push(() => awsApi.destroy());
+  const clusterId = config.configClusterId ?? options.clusterId;
+  const cloud = new AwsCloud(awsApi, {
+    selfNodeName: options.nodeName,
+    ...(aws.instanceId ? { selfInstanceId: aws.instanceId } : {}),
+    ...(clusterId ? { clusterId } : {}),
+  });
+  const informers = createSharedInformers({ kube, kubeConfig, clock, onError: log });
+  const topology =
+    component === 'cloud-controller-manager'
+      ? new InstanceTopology(awsApi, clock, config.version, (line) => log(`cloud-node: ${line}`))
+      : undefined;
+  cleanups.push(() => informers.stop());
+  const kubeFor = controllerKubeApis(options, config.flags, kube);
+  return (name, logical) => {
+    const controllerKube = kubeFor(logical);
+    return {
+      controller: name,
+      component,
+      identity,
+      clock,
+      kube: controllerKube,
+      cloud,
+      informers,
+      settings: config.settings,
+      ...(topology ? { topology } : {}),
+      events: new EventRecorder(
+        controllerKube,
+        clock,
+        EVENT_SOURCES[logical],
+        options.nodeName,
+        (e) =>
+          record(name, `kube:event ${e.type} ${e.reason} ${e.target.kind.toLowerCase()}/${e.target.name}`),
+        log,
+      ),
+      record: (action) => record(name, action),
+      log: (line) => log(`${name}: ${line}`),
+    };
+  };
+}
+
+/**
+ * The API client a controller acts through: the manager's own, or with --use-service-account-credentials
+ * its service account's (a TokenRequest token per account with `requestTokens`, else `tokenFor`'s).
+ */
+function controllerKubeApis(
+  options: SimulatedManagerOptions,
+  flags: ManagerFlags,
+  kube: KubeApi,
+): (logical: LogicalController) => KubeApi {
+  const { clock } = options;
+  const tokenSources = new Map<string, () => Promise<string>>();
+  return (logical) => {
+    if (!flags.useServiceAccountCredentials) return kube;
+    const account = CONTROLLER_SERVICE_ACCOUNTS[logical];
+    if (options.kube.requestTokens) {
+      let source = tokenSources.get(account);
+      if (!source) {
+        source = serviceAccountTokenSource(kube, 'kube-system', account, clock);
+        tokenSources.set(account, source);
+      }
+      return new KubeApi({ ...options.kube, tokenSource: source }, clock);
+    }
+    const token = options.kube.tokenFor?.(account);
+    return token ? new KubeApi({ ...options.kube, token }, clock) : kube;
   };
 }
 

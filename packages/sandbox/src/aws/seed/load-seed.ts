@@ -32,7 +32,32 @@ function toEpoch(value: number | string | undefined): number | undefined {
  * entry.
  */
 export function loadSeed(state: AwsState, seed: ParsedAwsSeed, file?: string): void {
-  const each = <T>(list: readonly T[], field: string, load: (item: T, index: number) => void): void => {
+  const each = seedLoader(file);
+  loadNetwork(state, seed, each);
+  loadIam(state, seed, each);
+  each(seed.instances, 'instances', (inst) => {
+    state.runInstance({ ...inst, launchTime: toEpoch(inst.launchTime) });
+  });
+  loadLoadBalancers(state, seed, each);
+  each(seed.autoScalingGroups, 'autoScalingGroups', (g) => {
+    state.autoscaling.create({
+      ...g,
+      targetGroupArns: g.targetGroupNames.map((n) => state.elbv2.targetGroupByName(n)!.arn),
+    });
+  });
+  for (const k of seed.accessKeys) {
+    state.credentials.addStatic(
+      { accessKeyId: k.accessKeyId, secretAccessKey: k.secretAccessKey },
+      k.principal,
+    );
+  }
+}
+
+/** Loads each entry of a list; what AWS refuses fails as an InputError naming the entry. */
+type SeedLoader = <T>(list: readonly T[], field: string, load: (item: T, index: number) => void) => void;
+
+function seedLoader(file: string | undefined): SeedLoader {
+  return (list, field, load) => {
     list.forEach((item, index) => {
       try {
         load(item, index);
@@ -50,8 +75,16 @@ export function loadSeed(state: AwsState, seed: ParsedAwsSeed, file?: string): v
       }
     });
   };
-  const { ec2, iam } = state;
-  const onlyVpc = (): string => ec2.vpcs()[0]!.id;
+}
+
+/** The VPC the seed has when an entry names none (parseAwsSeed checked there is exactly one). */
+function onlyVpc(state: AwsState): string {
+  return state.ec2.vpcs()[0]!.id;
+}
+
+/** DHCP options, VPCs, subnets, route tables, security groups and then their rules. */
+function loadNetwork(state: AwsState, seed: ParsedAwsSeed, each: SeedLoader): void {
+  const { ec2 } = state;
   each(seed.dhcpOptions, 'dhcpOptions', (d) =>
     ec2.network.addDhcpOptions({
       id: d.id,
@@ -66,15 +99,15 @@ export function loadSeed(state: AwsState, seed: ParsedAwsSeed, file?: string): v
     }),
   );
   each(seed.vpcs, 'vpcs', (v) => ec2.network.addVpc(v));
-  each(seed.subnets, 'subnets', (s) => ec2.network.addSubnet({ ...s, vpcId: s.vpcId ?? onlyVpc() }));
+  each(seed.subnets, 'subnets', (s) => ec2.network.addSubnet({ ...s, vpcId: s.vpcId ?? onlyVpc(state) }));
   each(seed.routeTables, 'routeTables', (t) =>
-    ec2.network.addRouteTable({ ...t, vpcId: t.vpcId ?? onlyVpc() }),
+    ec2.network.addRouteTable({ ...t, vpcId: t.vpcId ?? onlyVpc(state) }),
   );
   // Groups first, rules second: rules may name groups declared later.
   const created: string[] = [];
   each(seed.securityGroups, 'securityGroups', (g) => {
     const group = ec2.securityGroups.create(
-      { id: g.id, name: g.name, description: g.description, vpcId: g.vpcId ?? onlyVpc(), tags: g.tags },
+      { id: g.id, name: g.name, description: g.description, vpcId: g.vpcId ?? onlyVpc(state), tags: g.tags },
       { defaultEgress: g.egress === undefined },
     );
     created.push(group.id);
@@ -84,7 +117,11 @@ export function loadSeed(state: AwsState, seed: ParsedAwsSeed, file?: string): v
     if (g.ingress.length > 0) ec2.securityGroups.authorize(id, false, g.ingress.map(permissionSpec));
     if (g.egress && g.egress.length > 0) ec2.securityGroups.authorize(id, true, g.egress.map(permissionSpec));
   });
+}
 
+/** Managed policies, roles with their policies, instance profiles with their roles. */
+function loadIam(state: AwsState, seed: ParsedAwsSeed, each: SeedLoader): void {
+  const { iam } = state;
   each(seed.managedPolicies, 'managedPolicies', (p) => {
     iam.createPolicy({
       name: p.name,
@@ -116,11 +153,10 @@ export function loadSeed(state: AwsState, seed: ParsedAwsSeed, file?: string): v
     iam.createInstanceProfile({ name: p.name, path: p.path, tags: p.tags });
     for (const role of p.roles) iam.addRoleToInstanceProfile(p.name, role);
   });
+}
 
-  each(seed.instances, 'instances', (inst) => {
-    state.runInstance({ ...inst, launchTime: toEpoch(inst.launchTime) });
-  });
-
+/** Classic load balancers, target groups, and v2 load balancers with listeners forwarding to them. */
+function loadLoadBalancers(state: AwsState, seed: ParsedAwsSeed, each: SeedLoader): void {
   each(seed.classicLoadBalancers, 'classicLoadBalancers', (lb) => {
     state.elb.create({
       name: lb.name,
@@ -142,7 +178,7 @@ export function loadSeed(state: AwsState, seed: ParsedAwsSeed, file?: string): v
       name: tg.name,
       protocol: tg.protocol,
       port: tg.port,
-      vpcId: tg.vpcId ?? onlyVpc(),
+      vpcId: tg.vpcId ?? onlyVpc(state),
       targetType: tg.targetType,
       tags: tg.tags,
     });
@@ -167,18 +203,6 @@ export function loadSeed(state: AwsState, seed: ParsedAwsSeed, file?: string): v
       });
     }
   });
-  each(seed.autoScalingGroups, 'autoScalingGroups', (g) => {
-    state.autoscaling.create({
-      ...g,
-      targetGroupArns: g.targetGroupNames.map((n) => state.elbv2.targetGroupByName(n)!.arn),
-    });
-  });
-  for (const k of seed.accessKeys) {
-    state.credentials.addStatic(
-      { accessKeyId: k.accessKeyId, secretAccessKey: k.secretAccessKey },
-      k.principal,
-    );
-  }
 }
 
 function firstSubnetPerZone(state: AwsState): string[] {

@@ -51,49 +51,52 @@ function referenceError(
   });
 }
 
-function checkReferences(seed: ParsedAwsSeed, file: string | undefined): void {
-  const fail = (field: string, value: unknown, message: string, hint: string): never => {
-    throw referenceError(file, field, value, message, hint);
-  };
-  const unique = (list: readonly { id?: string | undefined }[], what: string): Set<string> => {
+/** The ids of the resources the seed declares, as other resources refer to them. */
+interface Declared {
+  readonly vpcs: Set<string>;
+  readonly subnets: Set<string>;
+  readonly groups: Set<string>;
+  readonly instances: Set<string>;
+}
+
+/** The rules every reference check uses: a failure names the field; ids and names are unique. */
+class SeedReferences {
+  constructor(
+    readonly seed: ParsedAwsSeed,
+    private readonly file: string | undefined,
+  ) {}
+
+  fail(field: string, value: unknown, message: string, hint: string): never {
+    throw referenceError(this.file, field, value, message, hint);
+  }
+
+  unique(list: readonly { id?: string | undefined }[], what: string): Set<string> {
     const seen = new Set<string>();
     list.forEach((item, i) => {
       if (item.id === undefined) return;
       if (seen.has(item.id))
-        fail(`${what}[${i}].id`, item.id, 'duplicate id', 'give every resource its own id');
+        this.fail(`${what}[${i}].id`, item.id, 'duplicate id', 'give every resource its own id');
       seen.add(item.id);
     });
     return seen;
-  };
-  const uniqueNames = (list: readonly { name: string }[], what: string): Set<string> => {
+  }
+
+  /** Names compare case-insensitively, as AWS compares IAM and load balancer names. */
+  uniqueNames(list: readonly { name: string }[], what: string): Set<string> {
     const seen = new Set<string>();
     list.forEach((item, i) => {
       const key = item.name.toLowerCase();
-      if (seen.has(key)) fail(`${what}[${i}].name`, item.name, 'duplicate name', 'names must be unique');
+      if (seen.has(key)) this.fail(`${what}[${i}].name`, item.name, 'duplicate name', 'names must be unique');
       seen.add(key);
     });
     return seen;
-  };
-  const dhcpOptions = unique(seed.dhcpOptions, 'dhcpOptions');
-  seed.vpcs.forEach((v, i) => {
-    if (v.dhcpOptionsId !== undefined && v.dhcpOptionsId !== 'default' && !dhcpOptions.has(v.dhcpOptionsId)) {
-      fail(
-        `vpcs[${i}].dhcpOptionsId`,
-        v.dhcpOptionsId,
-        `DHCP options ${v.dhcpOptionsId} are not declared in dhcpOptions`,
-        'declare the set in dhcpOptions (with an id), use default for none, or omit it for the account default',
-      );
-    }
-  });
-  const vpcs = unique(seed.vpcs, 'vpcs');
-  const subnets = unique(seed.subnets, 'subnets');
-  const groups = unique(seed.securityGroups, 'securityGroups');
-  const instances = unique(seed.instances, 'instances');
-  unique(seed.routeTables, 'routeTables');
-  const refVpc = (field: string, id: string | undefined): void => {
+  }
+
+  /** A vpcId, or none when the seed has exactly one VPC. */
+  vpc(field: string, id: string | undefined, vpcs: Set<string>): void {
     if (id === undefined) {
-      if (seed.vpcs.length !== 1) {
-        fail(
+      if (this.seed.vpcs.length !== 1) {
+        this.fail(
           field,
           id,
           'no vpcId given and the seed does not have exactly one VPC',
@@ -103,30 +106,83 @@ function checkReferences(seed: ParsedAwsSeed, file: string | undefined): void {
       return;
     }
     if (!vpcs.has(id))
-      fail(field, id, `VPC ${id} is not declared in vpcs`, 'declare the VPC or correct the id');
-  };
-  const refAll = (field: string, ids: readonly string[], known: Set<string>, what: string): void => {
+      this.fail(field, id, `VPC ${id} is not declared in vpcs`, 'declare the VPC or correct the id');
+  }
+
+  all(field: string, ids: readonly string[], known: Set<string>, what: string): void {
     ids.forEach((id, i) => {
       if (!known.has(id))
-        fail(`${field}[${i}]`, id, `${what} ${id} is not declared`, `declare the ${what} or correct the id`);
+        this.fail(
+          `${field}[${i}]`,
+          id,
+          `${what} ${id} is not declared`,
+          `declare the ${what} or correct the id`,
+        );
     });
+  }
+
+  /** Names that must be declared in `list` (case-insensitive), each failing with `message` and `hint`. */
+  names(field: string, names: readonly string[], known: Set<string>, message: string, hint: string): void {
+    names.forEach((n, j) => {
+      if (!known.has(n.toLowerCase())) this.fail(`${field}[${j}]`, n, message, hint);
+    });
+  }
+}
+
+/** One check per kind of reference, in the seed's order (the first broken reference is the one reported). */
+function checkReferences(seed: ParsedAwsSeed, file: string | undefined): void {
+  const refs = new SeedReferences(seed, file);
+  const declared = checkNetwork(refs);
+  const { roles, profiles } = checkIam(refs);
+  checkInstances(refs, declared, profiles);
+  const targetGroups = checkLoadBalancers(refs, declared);
+  checkAutoScalingGroups(refs, declared, targetGroups);
+  checkAccessKeys(refs, roles);
+}
+
+/** DHCP options, VPCs, subnets, route tables and security groups; every id unique. */
+function checkNetwork(refs: SeedReferences): Declared {
+  const { seed } = refs;
+  const dhcpOptions = refs.unique(seed.dhcpOptions, 'dhcpOptions');
+  seed.vpcs.forEach((v, i) => {
+    if (v.dhcpOptionsId !== undefined && v.dhcpOptionsId !== 'default' && !dhcpOptions.has(v.dhcpOptionsId)) {
+      refs.fail(
+        `vpcs[${i}].dhcpOptionsId`,
+        v.dhcpOptionsId,
+        `DHCP options ${v.dhcpOptionsId} are not declared in dhcpOptions`,
+        'declare the set in dhcpOptions (with an id), use default for none, or omit it for the account default',
+      );
+    }
+  });
+  const declared: Declared = {
+    vpcs: refs.unique(seed.vpcs, 'vpcs'),
+    subnets: refs.unique(seed.subnets, 'subnets'),
+    groups: refs.unique(seed.securityGroups, 'securityGroups'),
+    instances: refs.unique(seed.instances, 'instances'),
   };
-  seed.subnets.forEach((s, i) => refVpc(`subnets[${i}].vpcId`, s.vpcId));
+  refs.unique(seed.routeTables, 'routeTables');
+  const { vpcs, subnets, groups } = declared;
+  seed.subnets.forEach((s, i) => refs.vpc(`subnets[${i}].vpcId`, s.vpcId, vpcs));
   seed.routeTables.forEach((t, i) => {
-    refVpc(`routeTables[${i}].vpcId`, t.vpcId);
-    refAll(`routeTables[${i}].subnetIds`, t.subnetIds, subnets, 'subnet');
+    refs.vpc(`routeTables[${i}].vpcId`, t.vpcId, vpcs);
+    refs.all(`routeTables[${i}].subnetIds`, t.subnetIds, subnets, 'subnet');
   });
   seed.securityGroups.forEach((g, i) => {
-    refVpc(`securityGroups[${i}].vpcId`, g.vpcId);
+    refs.vpc(`securityGroups[${i}].vpcId`, g.vpcId, vpcs);
     [...g.ingress, ...(g.egress ?? [])].forEach((p, j) =>
-      refAll(`securityGroups[${i}].rules[${j}].sourceGroupIds`, p.sourceGroupIds, groups, 'security group'),
+      refs.all(`securityGroups[${i}].rules[${j}].sourceGroupIds`, p.sourceGroupIds, groups, 'security group'),
     );
   });
+  return declared;
+}
 
-  const policyNames = uniqueNames(seed.managedPolicies, 'managedPolicies');
+/** Managed policies, roles (their attached policies) and instance profiles (their roles). */
+function checkIam(refs: SeedReferences): { roles: Set<string>; profiles: Set<string> } {
+  const { seed } = refs;
+  const policyNames = refs.uniqueNames(seed.managedPolicies, 'managedPolicies');
   const policyArns = new Set(seed.managedPolicies.flatMap((p) => (p.arn ? [p.arn] : [])));
-  const roles = uniqueNames(seed.roles, 'roles');
-  const profiles = uniqueNames(seed.instanceProfiles, 'instanceProfiles');
+  const roles = refs.uniqueNames(seed.roles, 'roles');
+  const profiles = refs.uniqueNames(seed.instanceProfiles, 'instanceProfiles');
   seed.roles.forEach((r, i) =>
     r.attachedPolicies.forEach((p, j) => {
       const known = p.startsWith('arn:')
@@ -134,7 +190,7 @@ function checkReferences(seed: ParsedAwsSeed, file: string | undefined): void {
           seed.managedPolicies.some((m) => !m.arn && p.endsWith(`:policy${m.path}${m.name}`))
         : policyNames.has(p.toLowerCase());
       if (!known) {
-        fail(
+        refs.fail(
           `roles[${i}].attachedPolicies[${j}]`,
           p,
           `policy ${p} is not declared in managedPolicies`,
@@ -146,7 +202,7 @@ function checkReferences(seed: ParsedAwsSeed, file: string | undefined): void {
   seed.instanceProfiles.forEach((p, i) =>
     p.roles.forEach((r, j) => {
       if (!roles.has(r.toLowerCase()))
-        fail(
+        refs.fail(
           `instanceProfiles[${i}].roles[${j}]`,
           r,
           `role ${r} is not declared`,
@@ -154,10 +210,15 @@ function checkReferences(seed: ParsedAwsSeed, file: string | undefined): void {
         );
     }),
   );
+  return { roles, profiles };
+}
 
+/** Each instance's subnet (and zone), security groups and instance profile. */
+function checkInstances(refs: SeedReferences, declared: Declared, profiles: Set<string>): void {
+  const { seed } = refs;
   seed.instances.forEach((inst, i) => {
-    if (inst.subnetId !== undefined && !subnets.has(inst.subnetId)) {
-      fail(
+    if (inst.subnetId !== undefined && !declared.subnets.has(inst.subnetId)) {
+      refs.fail(
         `instances[${i}].subnetId`,
         inst.subnetId,
         `subnet ${inst.subnetId} is not declared`,
@@ -165,7 +226,7 @@ function checkReferences(seed: ParsedAwsSeed, file: string | undefined): void {
       );
     }
     if (inst.subnetId === undefined && seed.subnets.length === 0) {
-      fail(
+      refs.fail(
         `instances[${i}]`,
         inst.id,
         'an instance needs a subnet and the seed has none',
@@ -175,7 +236,7 @@ function checkReferences(seed: ParsedAwsSeed, file: string | undefined): void {
     if (inst.subnetId !== undefined && inst.availabilityZone !== undefined) {
       const subnet = seed.subnets.find((s) => s.id === inst.subnetId)!;
       if (subnet.availabilityZone !== inst.availabilityZone) {
-        fail(
+        refs.fail(
           `instances[${i}].availabilityZone`,
           inst.availabilityZone,
           `subnet ${inst.subnetId} is in ${subnet.availabilityZone}`,
@@ -185,7 +246,7 @@ function checkReferences(seed: ParsedAwsSeed, file: string | undefined): void {
     }
     if (inst.availabilityZone !== undefined && inst.subnetId === undefined) {
       if (!seed.subnets.some((s) => s.availabilityZone === inst.availabilityZone)) {
-        fail(
+        refs.fail(
           `instances[${i}].availabilityZone`,
           inst.availabilityZone,
           'no subnet is in this zone',
@@ -193,9 +254,14 @@ function checkReferences(seed: ParsedAwsSeed, file: string | undefined): void {
         );
       }
     }
-    refAll(`instances[${i}].securityGroupIds`, inst.securityGroupIds ?? [], groups, 'security group');
+    refs.all(
+      `instances[${i}].securityGroupIds`,
+      inst.securityGroupIds ?? [],
+      declared.groups,
+      'security group',
+    );
     if (inst.iamInstanceProfile !== undefined && !profiles.has(inst.iamInstanceProfile.toLowerCase())) {
-      fail(
+      refs.fail(
         `instances[${i}].iamInstanceProfile`,
         inst.iamInstanceProfile,
         `instance profile ${inst.iamInstanceProfile} is not declared`,
@@ -203,31 +269,36 @@ function checkReferences(seed: ParsedAwsSeed, file: string | undefined): void {
       );
     }
   });
+}
 
-  uniqueNames(seed.classicLoadBalancers, 'classicLoadBalancers');
+/** Classic load balancers, target groups and v2 load balancers; returns the target groups' names. */
+function checkLoadBalancers(refs: SeedReferences, declared: Declared): Set<string> {
+  const { seed } = refs;
+  const { subnets, groups, instances } = declared;
+  refs.uniqueNames(seed.classicLoadBalancers, 'classicLoadBalancers');
   seed.classicLoadBalancers.forEach((lb, i) => {
-    refAll(`classicLoadBalancers[${i}].subnetIds`, lb.subnetIds, subnets, 'subnet');
-    refAll(`classicLoadBalancers[${i}].securityGroupIds`, lb.securityGroupIds, groups, 'security group');
-    refAll(`classicLoadBalancers[${i}].instanceIds`, lb.instanceIds, instances, 'instance');
+    refs.all(`classicLoadBalancers[${i}].subnetIds`, lb.subnetIds, subnets, 'subnet');
+    refs.all(`classicLoadBalancers[${i}].securityGroupIds`, lb.securityGroupIds, groups, 'security group');
+    refs.all(`classicLoadBalancers[${i}].instanceIds`, lb.instanceIds, instances, 'instance');
   });
-  const targetGroups = uniqueNames(seed.targetGroups, 'targetGroups');
+  const targetGroups = refs.uniqueNames(seed.targetGroups, 'targetGroups');
   seed.targetGroups.forEach((tg, i) => {
-    refVpc(`targetGroups[${i}].vpcId`, tg.vpcId);
+    refs.vpc(`targetGroups[${i}].vpcId`, tg.vpcId, declared.vpcs);
     if (tg.targetType === 'instance')
-      refAll(
+      refs.all(
         `targetGroups[${i}].targets`,
         tg.targets.map((t) => t.id),
         instances,
         'instance',
       );
   });
-  uniqueNames(seed.loadBalancers, 'loadBalancers');
+  refs.uniqueNames(seed.loadBalancers, 'loadBalancers');
   seed.loadBalancers.forEach((lb, i) => {
-    refAll(`loadBalancers[${i}].subnetIds`, lb.subnetIds, subnets, 'subnet');
-    refAll(`loadBalancers[${i}].securityGroupIds`, lb.securityGroupIds, groups, 'security group');
+    refs.all(`loadBalancers[${i}].subnetIds`, lb.subnetIds, subnets, 'subnet');
+    refs.all(`loadBalancers[${i}].securityGroupIds`, lb.securityGroupIds, groups, 'security group');
     lb.listeners.forEach((l, j) => {
       if (!targetGroups.has(l.targetGroup.toLowerCase())) {
-        fail(
+        refs.fail(
           `loadBalancers[${i}].listeners[${j}].targetGroup`,
           l.targetGroup,
           'target group is not declared',
@@ -236,34 +307,40 @@ function checkReferences(seed: ParsedAwsSeed, file: string | undefined): void {
       }
     });
   });
+  return targetGroups;
+}
+
+/** Each group's instances, subnets, classic load balancers and target groups. */
+function checkAutoScalingGroups(refs: SeedReferences, declared: Declared, targetGroups: Set<string>): void {
+  const { seed } = refs;
   const classicNames = new Set(seed.classicLoadBalancers.map((l) => l.name.toLowerCase()));
-  uniqueNames(seed.autoScalingGroups, 'autoScalingGroups');
+  refs.uniqueNames(seed.autoScalingGroups, 'autoScalingGroups');
   seed.autoScalingGroups.forEach((g, i) => {
-    refAll(`autoScalingGroups[${i}].instanceIds`, g.instanceIds, instances, 'instance');
-    refAll(`autoScalingGroups[${i}].subnetIds`, g.subnetIds, subnets, 'subnet');
-    g.loadBalancerNames.forEach((n, j) => {
-      if (!classicNames.has(n.toLowerCase()))
-        fail(
-          `autoScalingGroups[${i}].loadBalancerNames[${j}]`,
-          n,
-          'load balancer is not declared',
-          'declare it in classicLoadBalancers',
-        );
-    });
-    g.targetGroupNames.forEach((n, j) => {
-      if (!targetGroups.has(n.toLowerCase()))
-        fail(
-          `autoScalingGroups[${i}].targetGroupNames[${j}]`,
-          n,
-          'target group is not declared',
-          'declare it in targetGroups',
-        );
-    });
+    refs.all(`autoScalingGroups[${i}].instanceIds`, g.instanceIds, declared.instances, 'instance');
+    refs.all(`autoScalingGroups[${i}].subnetIds`, g.subnetIds, declared.subnets, 'subnet');
+    refs.names(
+      `autoScalingGroups[${i}].loadBalancerNames`,
+      g.loadBalancerNames,
+      classicNames,
+      'load balancer is not declared',
+      'declare it in classicLoadBalancers',
+    );
+    refs.names(
+      `autoScalingGroups[${i}].targetGroupNames`,
+      g.targetGroupNames,
+      targetGroups,
+      'target group is not declared',
+      'declare it in targetGroups',
+    );
   });
+}
+
+/** Access key ids unique, a role principal declared. */
+function checkAccessKeys(refs: SeedReferences, roles: Set<string>): void {
   const keys = new Set<string>();
-  seed.accessKeys.forEach((k, i) => {
+  refs.seed.accessKeys.forEach((k, i) => {
     if (keys.has(k.accessKeyId))
-      fail(
+      refs.fail(
         `accessKeys[${i}].accessKeyId`,
         k.accessKeyId,
         'duplicate access key id',
@@ -271,7 +348,7 @@ function checkReferences(seed: ParsedAwsSeed, file: string | undefined): void {
       );
     keys.add(k.accessKeyId);
     if (k.principal.type === 'role' && !roles.has(k.principal.roleName.toLowerCase())) {
-      fail(
+      refs.fail(
         `accessKeys[${i}].principal.roleName`,
         k.principal.roleName,
         'role is not declared',

@@ -133,6 +133,7 @@ function simulatePrincipalPolicy(authorizer: Authorizer): ActionHandler {
   };
 }
 
+// eslint-disable-next-line max-lines-per-function -- data table
 function actionTable(authorizer: Authorizer): ActionTable {
   return {
     GetRole: {

@@ -69,48 +69,15 @@ export async function readClusterSnapshot(
   kc: KubeConfig,
   options: ClusterSnapshotOptions = {},
 ): Promise<KubeSnapshot> {
-  const counter = options.counter ?? { count: () => undefined };
-  const pageSize = options.pageSize ?? 500;
   const progress = options.onProgress ?? (() => undefined);
-  const core = makeKeepAliveApiClient(kc, CoreV1Api);
-  const apps = makeKeepAliveApiClient(kc, AppsV1Api);
-  const rbac = makeKeepAliveApiClient(kc, RbacAuthorizationV1Api);
-  const storage = makeKeepAliveApiClient(kc, StorageV1Api);
-  const coordination = makeKeepAliveApiClient(kc, CoordinationV1Api);
-  const custom = makeKeepAliveApiClient(kc, CustomObjectsApi);
-  const authz = makeKeepAliveApiClient(kc, AuthorizationV1Api);
-
-  /** Lists every page of a collection, counting each request, mapping items as they arrive. */
-  const list = async <T, R>(
-    call: string,
-    fetch: (args: { limit: number; _continue?: string }) => Promise<ListPage<T>>,
-    map: (item: T) => R | undefined,
-  ): Promise<Readable<R[]>> => {
-    try {
-      const { items } = await listAll((args) => {
-        counter.count(call);
-        return fetch(args);
-      }, pageSize);
-      return { state: 'ok', value: items.map(map).filter((x): x is R => x !== undefined) };
-    } catch (error) {
-      const [verb, ...rest] = call.split(' ');
-      return { state: 'unavailable', reason: skipReason(error, verb ?? 'list', rest.join(' ')) };
-    }
-  };
-
+  const reader = new SnapshotReader(kc, options);
   // The one request whose failure ends the run: nothing else is worth trying if this cannot be reached.
   progress('server version');
-  let gitVersion: string;
-  try {
-    counter.count('get version');
-    gitVersion = (await makeKeepAliveApiClient(kc, VersionApi).getCode()).gitVersion;
-  } catch (error) {
-    if (isFatal(error)) throw fatalError(error, 'reading the cluster version');
-    gitVersion = '';
-  }
+  const gitVersion = await reader.serverVersion();
   const readAt = new Date(options.clock?.now() ?? Date.now()).toISOString();
 
   progress('nodes, pods, leases, RBAC, workloads, storage');
+  const { core, coordination, rbac, apps, storage } = reader;
   const [
     nodes,
     componentPods,
@@ -126,35 +93,35 @@ export async function readClusterSnapshot(
     images,
     reviews,
   ] = await Promise.all([
-    list('list nodes', (a) => core.listNode(a), nodeFacts),
-    list(
+    reader.list('list nodes', (a) => core.listNode(a), nodeFacts),
+    reader.list(
       'list pods (kube-system components)',
       (a) => core.listNamespacedPod({ namespace: KUBE_SYSTEM, labelSelector: COMPONENTS, ...a }),
       componentPod,
     ),
-    list(
+    reader.list(
       'list leases',
       (a) => coordination.listNamespacedLease({ namespace: KUBE_SYSTEM, ...a }),
       leaseFacts,
     ),
-    list('list roles', (a) => rbac.listNamespacedRole({ namespace: KUBE_SYSTEM, ...a }), roleFacts),
-    list(
+    reader.list('list roles', (a) => rbac.listNamespacedRole({ namespace: KUBE_SYSTEM, ...a }), roleFacts),
+    reader.list(
       'list rolebindings',
       (a) => rbac.listNamespacedRoleBinding({ namespace: KUBE_SYSTEM, ...a }),
       roleBindingFacts,
     ),
-    list('list daemonsets', (a) => apps.listDaemonSetForAllNamespaces(a), daemonSetFacts),
-    readHelmCharts(),
-    list('list services', (a) => core.listServiceForAllNamespaces(a), loadBalancerService),
-    list('list persistentvolumes', (a) => core.listPersistentVolume(a), ebsVolume),
-    list('list storageclasses', (a) => storage.listStorageClass(a), storageClassFacts),
-    list(
+    reader.list('list daemonsets', (a) => apps.listDaemonSetForAllNamespaces(a), daemonSetFacts),
+    reader.helmCharts(),
+    reader.list('list services', (a) => core.listServiceForAllNamespaces(a), loadBalancerService),
+    reader.list('list persistentvolumes', (a) => core.listPersistentVolume(a), ebsVolume),
+    reader.list('list storageclasses', (a) => storage.listStorageClass(a), storageClassFacts),
+    reader.list(
       'list csidrivers',
       (a) => storage.listCSIDriver(a),
       (d) => d.metadata?.name,
     ),
-    readImages(),
-    review(migrationLeaseReviewRequests()),
+    reader.images(),
+    reader.review(migrationLeaseReviewRequests()),
   ]);
 
   const leaseRbac: KubeSnapshot['leaseRbac'] =
@@ -162,7 +129,7 @@ export async function readClusterSnapshot(
       ? { state: 'ok', value: { reviews: reviews.value, roles, roleBindings } }
       : reviews;
   progress('CCM access');
-  const ccmAccess = await readCcmAccess(daemonSets);
+  const ccmAccess = await reader.ccmAccess(daemonSets);
   return {
     readAt,
     server: gitVersion
@@ -182,12 +149,69 @@ export async function readClusterSnapshot(
     images,
     ...(options.clusterDefinition ? { clusterDefinition: options.clusterDefinition } : {}),
   };
+}
 
-  async function readHelmCharts(): Promise<KubeSnapshot['helmCharts']> {
-    const charts = await list(
+/** One cluster's API clients, each request counted, each part read into the snapshot's facts. */
+class SnapshotReader {
+  readonly core: CoreV1Api;
+  readonly apps: AppsV1Api;
+  readonly rbac: RbacAuthorizationV1Api;
+  readonly storage: StorageV1Api;
+  readonly coordination: CoordinationV1Api;
+  private readonly custom: CustomObjectsApi;
+  private readonly authz: AuthorizationV1Api;
+  private readonly counter: CallCounter;
+  private readonly pageSize: number;
+
+  constructor(
+    private readonly kc: KubeConfig,
+    options: ClusterSnapshotOptions,
+  ) {
+    this.counter = options.counter ?? { count: () => undefined };
+    this.pageSize = options.pageSize ?? 500;
+    this.core = makeKeepAliveApiClient(kc, CoreV1Api);
+    this.apps = makeKeepAliveApiClient(kc, AppsV1Api);
+    this.rbac = makeKeepAliveApiClient(kc, RbacAuthorizationV1Api);
+    this.storage = makeKeepAliveApiClient(kc, StorageV1Api);
+    this.coordination = makeKeepAliveApiClient(kc, CoordinationV1Api);
+    this.custom = makeKeepAliveApiClient(kc, CustomObjectsApi);
+    this.authz = makeKeepAliveApiClient(kc, AuthorizationV1Api);
+  }
+
+  /** The server's gitVersion ('' when it did not say); a cluster that cannot be reached at all throws. */
+  async serverVersion(): Promise<string> {
+    try {
+      this.counter.count('get version');
+      return (await makeKeepAliveApiClient(this.kc, VersionApi).getCode()).gitVersion;
+    } catch (error) {
+      if (isFatal(error)) throw fatalError(error, 'reading the cluster version');
+      return '';
+    }
+  }
+
+  /** Lists every page of a collection, counting each request, mapping items as they arrive. */
+  async list<T, R>(
+    call: string,
+    fetch: (args: { limit: number; _continue?: string }) => Promise<ListPage<T>>,
+    map: (item: T) => R | undefined,
+  ): Promise<Readable<R[]>> {
+    try {
+      const { items } = await listAll((args) => {
+        this.counter.count(call);
+        return fetch(args);
+      }, this.pageSize);
+      return { state: 'ok', value: items.map(map).filter((x): x is R => x !== undefined) };
+    } catch (error) {
+      const [verb, ...rest] = call.split(' ');
+      return { state: 'unavailable', reason: skipReason(error, verb ?? 'list', rest.join(' ')) };
+    }
+  }
+
+  async helmCharts(): Promise<KubeSnapshot['helmCharts']> {
+    const charts = await this.list(
       'list helmcharts',
       (a) =>
-        custom.listNamespacedCustomObject({
+        this.custom.listNamespacedCustomObject({
           group: 'helm.cattle.io',
           version: 'v1',
           namespace: KUBE_SYSTEM,
@@ -202,14 +226,14 @@ export async function readClusterSnapshot(
       : charts;
   }
 
-  async function readImages(): Promise<KubeSnapshot['images']> {
+  async images(): Promise<KubeSnapshot['images']> {
     const tally = new ImageTally();
     let cont: string | undefined;
     try {
       do {
-        counter.count('list pods');
-        const page = await core.listPodForAllNamespaces({
-          limit: pageSize,
+        this.counter.count('list pods');
+        const page = await this.core.listPodForAllNamespaces({
+          limit: this.pageSize,
           fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed',
           ...(cont ? { _continue: cont } : {}),
         });
@@ -222,14 +246,14 @@ export async function readClusterSnapshot(
     }
   }
 
-  async function review(
+  async review(
     requests: readonly { identity: Identity; attributes: ResourceAttributes }[],
   ): Promise<Readable<AccessReview[]>> {
     try {
       const out = await Promise.all(
         requests.map(async ({ identity, attributes }): Promise<AccessReview> => {
-          counter.count('create subjectaccessreviews');
-          const answer = await authz.createSubjectAccessReview({
+          this.counter.count('create subjectaccessreviews');
+          const answer = await this.authz.createSubjectAccessReview({
             body: {
               apiVersion: 'authorization.k8s.io/v1',
               kind: 'SubjectAccessReview',
@@ -255,9 +279,9 @@ export async function readClusterSnapshot(
     }
   }
 
-  async function readCcmAccess(ds: Readable<DaemonSetFacts[]>): Promise<KubeSnapshot['ccmAccess']> {
+  async ccmAccess(ds: Readable<DaemonSetFacts[]>): Promise<KubeSnapshot['ccmAccess']> {
     if (ds.state !== 'ok' || !ds.value.some(isCcmDaemonSet)) return { state: 'ok', value: [] };
-    return review([
+    return this.review([
       {
         identity: CCM_IDENTITY,
         attributes: { namespace: CCM_NAMESPACE, verb: 'get', group: '', resource: 'serviceaccounts' },

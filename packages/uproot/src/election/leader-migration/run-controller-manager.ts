@@ -87,40 +87,75 @@ const DEFAULT_MAIN_LEASE: Record<ManagerComponent, string> = {
  * Throws (the process does not start) on an invalid migration configuration or election timings.
  */
 export function runControllerManager(options: ControllerManagerOptions): ControllerManager {
-  const plan = planControllers(options);
-  const { clock, component, identity } = options;
-  const timings = { ...DEFAULT_TIMINGS, ...options.timings };
-  const kill = new AbortController();
-  // Every running controller listens on the manager's and its lease's signals; dozens is normal here.
-  setMaxListeners(0, kill.signal);
-  const running = new Set<string>();
-  const leadingNow = { main: false, migration: false };
-  let exit: ManagerExit | undefined;
-  let settle!: (exit: ManagerExit) => void;
-  const done = new Promise<ManagerExit>((resolve) => (settle = resolve));
-  const emit = (event: ManagerEvent): void => options.onEvent?.(event);
-
-  const finish = (code: number, reason: string): void => {
-    if (exit) return;
-    exit = { code, reason };
-    kill.abort(new Error(reason));
-    emit({ type: 'exit', code, reason, time: clock.now() });
-    options.onExit?.(code, reason);
-    settle(exit);
+  const life = new ManagerLife(options);
+  const handle: ControllerManager = {
+    component: options.component,
+    identity: options.identity,
+    plan: life.plan,
+    done: life.done,
+    stop: () => {
+      life.terminate();
+      return life.done;
+    },
+    running: () => [...life.running],
+    leading: () => ({ ...life.leadingNow }),
   };
-  const terminate = (): void => finish(0, 'terminated');
-  if (options.signal?.aborted) queueMicrotask(terminate);
-  options.signal?.addEventListener('abort', terminate, { once: true });
+  if (!(options.leaderElect ?? true)) {
+    queueMicrotask(() => life.start(life.plan.main, 'none', life.kill.signal));
+    return handle;
+  }
+  const ready = runMainElection(life);
+  if (life.plan.migrating) runMigrationElection(life, ready);
+  return handle;
+}
 
-  const start = (
-    descriptors: readonly ControllerDescriptor[],
-    lease: LeaseRole,
-    signal: AbortSignal,
-  ): void => {
+/** One process's life: its controllers started under a lease's signal, and its single exit. */
+class ManagerLife {
+  readonly plan: ControllerPlan;
+  readonly kill = new AbortController();
+  readonly running = new Set<string>();
+  readonly leadingNow = { main: false, migration: false };
+  readonly done: Promise<ManagerExit>;
+  private readonly timings: ElectionTimings;
+  private exit: ManagerExit | undefined;
+  private settle!: (exit: ManagerExit) => void;
+
+  constructor(readonly options: ControllerManagerOptions) {
+    this.plan = planControllers(options);
+    this.timings = { ...DEFAULT_TIMINGS, ...options.timings };
+    // Every running controller listens on the manager's and its lease's signals; dozens is normal here.
+    setMaxListeners(0, this.kill.signal);
+    this.done = new Promise<ManagerExit>((resolve) => (this.settle = resolve));
+    const terminate = (): void => this.terminate();
+    if (options.signal?.aborted) queueMicrotask(terminate);
+    options.signal?.addEventListener('abort', terminate, { once: true });
+  }
+
+  emit(event: ManagerEvent): void {
+    this.options.onEvent?.(event);
+  }
+
+  /** Ends the process once: controllers' signals abort, the exit is reported and `done` settles. */
+  finish(code: number, reason: string): void {
+    if (this.exit) return;
+    this.exit = { code, reason };
+    this.kill.abort(new Error(reason));
+    this.emit({ type: 'exit', code, reason, time: this.options.clock.now() });
+    this.options.onExit?.(code, reason);
+    this.settle(this.exit);
+  }
+
+  terminate(): void {
+    this.finish(0, 'terminated');
+  }
+
+  /** Runs each controller until `signal` aborts; a controller's own failure is reported, not fatal. */
+  start(descriptors: readonly ControllerDescriptor[], lease: LeaseRole, signal: AbortSignal): void {
+    const { clock } = this.options;
     for (const d of descriptors) {
       if (signal.aborted) return;
-      running.add(d.name);
-      emit({ type: 'controller-started', controller: d.name, lease, time: clock.now() });
+      this.running.add(d.name);
+      this.emit({ type: 'controller-started', controller: d.name, lease, time: clock.now() });
       void Promise.resolve()
         .then(() => d.run(signal))
         .then(
@@ -129,8 +164,8 @@ export function runControllerManager(options: ControllerManagerOptions): Control
             signal.aborted ? undefined : error instanceof Error ? error.message : String(error),
         )
         .then((error) => {
-          running.delete(d.name);
-          emit({
+          this.running.delete(d.name);
+          this.emit({
             type: 'controller-stopped',
             controller: d.name,
             time: clock.now(),
@@ -138,34 +173,19 @@ export function runControllerManager(options: ControllerManagerOptions): Control
           });
         });
     }
-  };
-  const anySignal = (leading: AbortSignal): AbortSignal => {
-    setMaxListeners(0, leading);
-    const combined = AbortSignal.any([leading, kill.signal]);
-    setMaxListeners(0, combined);
-    return combined;
-  };
-
-  const handle: ControllerManager = {
-    component,
-    identity,
-    plan,
-    done,
-    stop: () => {
-      terminate();
-      return done;
-    },
-    running: () => [...running],
-    leading: () => ({ ...leadingNow }),
-  };
-
-  if (!(options.leaderElect ?? true)) {
-    queueMicrotask(() => start(plan.main, 'none', kill.signal));
-    return handle;
   }
 
-  const lockFor = (name: string): LeaseLock => {
-    const lock = options.leaseLockFactory(name);
+  /** A lease's leading signal that also aborts when the process dies. */
+  whileLeading(leading: AbortSignal): AbortSignal {
+    setMaxListeners(0, leading);
+    const combined = AbortSignal.any([leading, this.kill.signal]);
+    setMaxListeners(0, combined);
+    return combined;
+  }
+
+  lockFor(name: string): LeaseLock {
+    const { identity } = this.options;
+    const lock = this.options.leaseLockFactory(name);
     if (lock.identity !== identity) {
       throw new InputError(
         'UP-MANAGER-IDENTITY',
@@ -176,81 +196,95 @@ export function runControllerManager(options: ControllerManagerOptions): Control
       );
     }
     return lock;
-  };
-  const electorFor = (
+  }
+
+  electorFor(
     lock: LeaseLock,
     onStarted: (signal: AbortSignal) => void,
     onStopped: () => void,
-  ): LeaderElector =>
-    new LeaderElector({
+  ): LeaderElector {
+    const { options } = this;
+    return new LeaderElector({
       lock,
-      clock,
-      ...timings,
+      clock: options.clock,
+      ...this.timings,
       ...(options.random ? { random: options.random } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
-      name: `${component} ${lock.describe()}`,
+      name: `${options.component} ${lock.describe()}`,
       callbacks: { onStartedLeading: onStarted, onStoppedLeading: onStopped },
     });
+  }
 
+  /** Marks the lease led until its signal aborts, and says so. */
+  leads(lease: 'main' | 'migration', signal: AbortSignal): void {
+    this.leadingNow[lease] = true;
+    signal.addEventListener('abort', () => (this.leadingNow[lease] = false), { once: true });
+    this.emit({ type: 'started-leading', lease, time: this.options.clock.now() });
+  }
+}
+
+/**
+ * The main election: leading it runs the non-migrated controllers and signals MigrationReady (KCM: by starting
+ * the SA-token controller first); losing it ends the process. Resolves when migration is ready.
+ */
+function runMainElection(life: ManagerLife): Promise<void> {
+  const { options, plan } = life;
   let migrationReady!: () => void;
   const ready = new Promise<void>((resolve) => (migrationReady = resolve));
-
-  const main = electorFor(
-    lockFor(options.mainLeaseName ?? DEFAULT_MAIN_LEASE[component]),
+  const main = life.electorFor(
+    life.lockFor(options.mainLeaseName ?? DEFAULT_MAIN_LEASE[options.component]),
     (signal) => {
-      leadingNow.main = true;
-      signal.addEventListener('abort', () => (leadingNow.main = false), { once: true });
-      emit({ type: 'started-leading', lease: 'main', time: clock.now() });
-      const leased = anySignal(signal);
-      if (component === 'kube-controller-manager') {
+      life.leads('main', signal);
+      const leased = life.whileLeading(signal);
+      if (options.component === 'kube-controller-manager') {
         // KCM: starting the SA-token controller is what signals MigrationReady.
         const isSaToken = (d: ControllerDescriptor): boolean => d.name === plan.serviceAccountTokenController;
-        start(plan.main.filter(isSaToken), 'main', leased);
+        life.start(plan.main.filter(isSaToken), 'main', leased);
         migrationReady();
-        start(
+        life.start(
           plan.main.filter((d) => !isSaToken(d)),
           'main',
           leased,
         );
       } else {
         migrationReady();
-        start(plan.main, 'main', leased);
+        life.start(plan.main, 'main', leased);
       }
     },
-    () => finish(1, 'leaderelection lost'),
+    () => life.finish(1, 'leaderelection lost'),
   );
-  void main.run(kill.signal);
+  void main.run(life.kill.signal);
+  return ready;
+}
 
-  if (plan.migrating) {
-    const config = plan.migrationConfig!;
-    void Promise.race([
-      ready,
-      new Promise<void>((resolve) => kill.signal.addEventListener('abort', () => resolve())),
-    ]).then(() => {
-      if (kill.signal.aborted) return;
-      if (config.resourceLock !== 'leases') {
-        // client-go 0.24+ has no endpoints lock; upstream fails here, after winning the main lease.
-        finish(1, `error creating lock: ${config.resourceLock} lock is removed, migrate to leases`);
-        return;
-      }
-      let migration: LeaderElector;
-      try {
-        migration = electorFor(
-          lockFor(config.leaderName),
-          (signal) => {
-            leadingNow.migration = true;
-            signal.addEventListener('abort', () => (leadingNow.migration = false), { once: true });
-            emit({ type: 'started-leading', lease: 'migration', time: clock.now() });
-            start(plan.migrated, 'migration', anySignal(signal));
-          },
-          () => finish(1, 'migration leaderelection lost'),
-        );
-      } catch (error) {
-        finish(1, `error creating lock: ${error instanceof Error ? error.message : String(error)}`);
-        return;
-      }
-      void migration.run(kill.signal);
-    });
-  }
-  return handle;
+/** Once migration is ready: the migration election on the configuration's lease, running the migrated controllers. */
+function runMigrationElection(life: ManagerLife, ready: Promise<void>): void {
+  const { kill, plan } = life;
+  const config = plan.migrationConfig!;
+  void Promise.race([
+    ready,
+    new Promise<void>((resolve) => kill.signal.addEventListener('abort', () => resolve())),
+  ]).then(() => {
+    if (kill.signal.aborted) return;
+    if (config.resourceLock !== 'leases') {
+      // client-go 0.24+ has no endpoints lock; upstream fails here, after winning the main lease.
+      life.finish(1, `error creating lock: ${config.resourceLock} lock is removed, migrate to leases`);
+      return;
+    }
+    let migration: LeaderElector;
+    try {
+      migration = life.electorFor(
+        life.lockFor(config.leaderName),
+        (signal) => {
+          life.leads('migration', signal);
+          life.start(plan.migrated, 'migration', life.whileLeading(signal));
+        },
+        () => life.finish(1, 'migration leaderelection lost'),
+      );
+    } catch (error) {
+      life.finish(1, `error creating lock: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    void migration.run(kill.signal);
+  });
 }

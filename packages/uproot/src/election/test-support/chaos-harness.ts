@@ -60,52 +60,103 @@ export interface ChaosResult {
 const RESTART_AFTER_LOSS_MS = 5_000;
 
 export async function runChaos(schedule: ChaosSchedule): Promise<ChaosResult> {
-  const t0 = Date.UTC(2026, 0, 1);
-  const shared = new VirtualClock(t0);
-  const store = new MemoryLeaseStore({ clock: shared });
-  const faultRandom = seededRandom(schedule.seed ^ 0x5bd1e995);
+  const world = new ChaosWorld(schedule);
   const end = schedule.horizonMs + schedule.quietMs;
+  world.injectLeaseFaults();
+  scheduleEvents(world);
+  await world.shared.advanceTo(world.t0 + end);
 
-  interface Process {
-    readonly slot: number;
-    readonly identity: string;
-    readonly clock: PausableClock;
-    readonly abort: AbortController;
-    readonly elector: LeaderElector;
-    readonly pauses: { from: number; to: number }[];
-    dead: boolean;
+  const leadersAtEnd = world.beliefs
+    .filter((b) => b.to === undefined && !b.process.dead)
+    .map((b) => b.identity);
+  const holderAtEnd = world.store.peek('kube-system', 'chaos')?.spec?.holderIdentity ?? '';
+  const liveAtEnd = world.current.filter((p) => p && !p.dead).length;
+
+  // Close everything and let the electors finish.
+  for (let slot = 0; slot < world.current.length; slot++) world.crash(slot);
+  await world.shared.runUntilIdle(60_000);
+
+  const segments: BeliefSegment[] = [];
+  for (const b of world.beliefs) {
+    const to = Math.min(b.to ?? end, end);
+    segments.push(
+      ...subtract({ from: b.from, to }, b.process.pauses).map((s) => ({ identity: b.identity, ...s })),
+    );
   }
-  const current: (Process | undefined)[] = schedule.electors.map(() => undefined);
-  const incarnations: number[] = schedule.electors.map(() => 0);
-  const slotOf = new Map<string, number>();
-  const beliefs: { identity: string; process: Process; from: number; to: number | undefined }[] = [];
-  const rel = (): number => shared.now() - t0;
+  return { segments, maxPairOverlapMs: maxPairOverlap(segments), leadersAtEnd, holderAtEnd, liveAtEnd };
+}
 
-  store.setFaults((req) => {
-    const at = rel();
-    if (at >= schedule.horizonMs) return undefined;
-    const fault: { -readonly [K in keyof LeaseFault]: LeaseFault[K] } = {};
-    const slot = req.identity === undefined ? undefined : slotOf.get(req.identity);
-    for (const d of schedule.delays) {
-      if (d.slot === slot && at >= d.at && at < d.at + d.duration) {
-        fault.delayMs = Math.max(fault.delayMs ?? 0, d.requestDelayMs);
-        fault.responseDelayMs = Math.max(fault.responseDelayMs ?? 0, d.responseDelayMs);
+/** One incarnation of a process slot: its elector, clock and the spans it was frozen. */
+interface Process {
+  readonly slot: number;
+  readonly identity: string;
+  readonly clock: PausableClock;
+  readonly abort: AbortController;
+  readonly elector: LeaderElector;
+  readonly pauses: { from: number; to: number }[];
+  dead: boolean;
+}
+
+/** The shared lease and clock, the processes in each slot, and when each believed it led. */
+class ChaosWorld {
+  readonly t0 = Date.UTC(2026, 0, 1);
+  readonly shared = new VirtualClock(this.t0);
+  readonly store = new MemoryLeaseStore({ clock: this.shared });
+  readonly current: (Process | undefined)[];
+  readonly beliefs: { identity: string; process: Process; from: number; to: number | undefined }[] = [];
+  private readonly incarnations: number[];
+  private readonly slotOf = new Map<string, number>();
+
+  constructor(readonly schedule: ChaosSchedule) {
+    this.current = schedule.electors.map(() => undefined);
+    this.incarnations = schedule.electors.map(() => 0);
+  }
+
+  /** Time since t0 on the shared clock. */
+  rel(): number {
+    return this.shared.now() - this.t0;
+  }
+
+  /** Runs `action` after `ms` of virtual time. */
+  at(ms: number, action: () => void): void {
+    void this.shared.sleep(ms).then(action);
+  }
+
+  /** The schedule's API errors and delays, on every request to the lease store within the horizon. */
+  injectLeaseFaults(): void {
+    const { schedule } = this;
+    const faultRandom = seededRandom(schedule.seed ^ 0x5bd1e995);
+    this.store.setFaults((req) => {
+      const at = this.rel();
+      if (at >= schedule.horizonMs) return undefined;
+      const fault: { -readonly [K in keyof LeaseFault]: LeaseFault[K] } = {};
+      const slot = req.identity === undefined ? undefined : this.slotOf.get(req.identity);
+      for (const d of schedule.delays) {
+        if (d.slot === slot && at >= d.at && at < d.at + d.duration) {
+          fault.delayMs = Math.max(fault.delayMs ?? 0, d.requestDelayMs);
+          fault.responseDelayMs = Math.max(fault.responseDelayMs ?? 0, d.responseDelayMs);
+        }
       }
-    }
-    for (const e of schedule.apiErrors) {
-      if (at >= e.at && at < e.at + e.duration && faultRandom() < e.probability) fault.error = e.kind;
-    }
-    return fault.delayMs || fault.responseDelayMs || fault.error ? fault : undefined;
-  });
+      for (const e of schedule.apiErrors) {
+        if (at >= e.at && at < e.at + e.duration && faultRandom() < e.probability) fault.error = e.kind;
+      }
+      return fault.delayMs || fault.responseDelayMs || fault.error ? fault : undefined;
+    });
+  }
 
-  const start = (slot: number): void => {
-    if (current[slot] && !current[slot]!.dead) return;
-    const incarnation = incarnations[slot]!++;
+  /** Starts a new incarnation in the slot (unless one runs); one that loses the lease is restarted. */
+  start(slot: number): void {
+    const { schedule, shared, t0 } = this;
+    if (this.current[slot] && !this.current[slot]!.dead) return;
+    const incarnation = this.incarnations[slot]!++;
     const identity = `node-${slot}_${incarnation}`;
-    slotOf.set(identity, slot);
+    this.slotOf.set(identity, slot);
     const clock = new PausableClock(new SkewedClock(shared, schedule.electors[slot]!.rate, t0));
     const abort = new AbortController();
-    const lock = gatedLeaseLock(store.lock({ namespace: 'kube-system', name: 'chaos', identity }), clock);
+    const lock = gatedLeaseLock(
+      this.store.lock({ namespace: 'kube-system', name: 'chaos', identity }),
+      clock,
+    );
     const process: Process = {
       slot,
       identity,
@@ -119,90 +170,74 @@ export async function runChaos(schedule: ChaosSchedule): Promise<ChaosResult> {
         ...schedule.timings,
         random: seededRandom(schedule.seed * 31 + slot * 1009 + incarnation),
         callbacks: {
-          onStartedLeading: (signal) => {
-            const belief = { identity, process, from: rel(), to: undefined as number | undefined };
-            beliefs.push(belief);
-            const stop = (): void => {
-              belief.to ??= rel();
-            };
-            if (signal.aborted) stop();
-            else signal.addEventListener('abort', stop, { once: true });
-          },
+          onStartedLeading: (signal) => this.believe(identity, process, signal),
           onStoppedLeading: () => undefined,
         },
       }),
     };
-    current[slot] = process;
+    this.current[slot] = process;
     void process.elector.run(abort.signal).then(() => {
       if (process.dead) return;
       // Lost the lease: the manager exits and is restarted.
       process.dead = true;
       void shared.sleep(RESTART_AFTER_LOSS_MS).then(() => {
-        if (current[slot] === process) start(slot);
+        if (this.current[slot] === process) this.start(slot);
       });
     });
-  };
+  }
 
-  const crash = (slot: number): void => {
-    const process = current[slot];
+  /** A belief that the process leads, from now until its leading signal aborts. */
+  private believe(identity: string, process: Process, signal: AbortSignal): void {
+    const belief = { identity, process, from: this.rel(), to: undefined as number | undefined };
+    this.beliefs.push(belief);
+    const stop = (): void => {
+      belief.to ??= this.rel();
+    };
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
+  }
+
+  crash(slot: number): void {
+    const process = this.current[slot];
     if (!process || process.dead) return;
     process.dead = true;
-    endPause(process);
+    this.endPause(process);
     process.clock.resume();
     process.abort.abort(new Error('crashed'));
-  };
+  }
 
-  const endPause = (process: Process): void => {
+  endPause(process: Process): void {
     const open = process.pauses.find((p) => p.to === Number.POSITIVE_INFINITY);
-    if (open) open.to = rel();
-  };
+    if (open) open.to = this.rel();
+  }
+}
 
-  const at = (ms: number, action: () => void): void => {
-    void shared.sleep(ms).then(action);
-  };
-
-  schedule.electors.forEach((e, slot) => at(e.startAt, () => start(slot)));
+/** The schedule's starts, crashes (with restarts after their downtime) and pauses, on the shared clock. */
+function scheduleEvents(world: ChaosWorld): void {
+  const { schedule, current } = world;
+  schedule.electors.forEach((e, slot) => world.at(e.startAt, () => world.start(slot)));
   for (const c of schedule.crashes) {
-    at(c.at, () => {
+    world.at(c.at, () => {
       const victim = current[c.slot];
-      crash(c.slot);
-      at(c.downtime, () => {
-        if (current[c.slot] === victim) start(c.slot);
+      world.crash(c.slot);
+      world.at(c.downtime, () => {
+        if (current[c.slot] === victim) world.start(c.slot);
       });
     });
   }
   for (const p of schedule.pauses) {
-    at(p.at, () => {
+    world.at(p.at, () => {
       const process = current[p.slot];
       if (!process || process.dead || process.clock.isPaused) return;
-      process.pauses.push({ from: rel(), to: Number.POSITIVE_INFINITY });
+      process.pauses.push({ from: world.rel(), to: Number.POSITIVE_INFINITY });
       process.clock.pause();
-      at(p.duration, () => {
+      world.at(p.duration, () => {
         if (process.dead || !process.clock.isPaused) return;
-        endPause(process);
+        world.endPause(process);
         process.clock.resume();
       });
     });
   }
-
-  await shared.advanceTo(t0 + end);
-
-  const leadersAtEnd = beliefs.filter((b) => b.to === undefined && !b.process.dead).map((b) => b.identity);
-  const holderAtEnd = store.peek('kube-system', 'chaos')?.spec?.holderIdentity ?? '';
-  const liveAtEnd = current.filter((p) => p && !p.dead).length;
-
-  // Close everything and let the electors finish.
-  for (let slot = 0; slot < current.length; slot++) crash(slot);
-  await shared.runUntilIdle(60_000);
-
-  const segments: BeliefSegment[] = [];
-  for (const b of beliefs) {
-    const to = Math.min(b.to ?? end, end);
-    segments.push(
-      ...subtract({ from: b.from, to }, b.process.pauses).map((s) => ({ identity: b.identity, ...s })),
-    );
-  }
-  return { segments, maxPairOverlapMs: maxPairOverlap(segments), leadersAtEnd, holderAtEnd, liveAtEnd };
 }
 
 function subtract(
