@@ -21,7 +21,6 @@ function modeOf(value: string | undefined): Mode {
   return 'other';
 }
 
-// eslint-disable-next-line max-lines-per-function -- split by wt-floor
 export function checkCloudProviderMode(ctx: CheckContext): CheckResult {
   const kcm = ctx.profile.kcm;
   if (kcm.state === 'unavailable') return skip(ID, kcm.reason);

@@ -51,7 +51,6 @@ const LEADER_FIELDS = ['name', 'component'];
  * Throws an InputError when the text is not a LeaderMigrationConfiguration at all (syntax, kind, version);
  * returns strict-decoding findings as issues, so `validate` can report them all at once.
  */
-// eslint-disable-next-line max-lines-per-function -- split by wt-floor
 export function decodeLeaderMigrationConfiguration(
   text: string,
   options: DecodeOptions = {},

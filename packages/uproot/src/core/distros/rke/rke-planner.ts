@@ -75,7 +75,6 @@ const SEED_002 = 'seed 002 (Rancher, "Migrating Amazon In-tree to Out-of-tree"),
 const SEED_004 = 'seed 004 (Rancher, "Setting up the Amazon Cloud Provider"), out-of-tree RKE';
 const CP_SELECTOR = `${CONTROL_PLANE_LABEL.rke}=true`;
 
-// eslint-disable-next-line max-lines-per-function -- split by wt-floor
 export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan {
   const early = refuseOrNothingToDo(def, options);
   if (early) return early;

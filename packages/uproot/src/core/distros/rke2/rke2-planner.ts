@@ -111,7 +111,6 @@ function addRke2Hop(plan: PlanAssembly, definition: DefinitionEditor, hop: Plann
   );
 }
 
-// eslint-disable-next-line max-lines-per-function -- split by wt-floor
 export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPlan {
   const early = refuseOrNothingToDo(def, options);
   if (early) return early;
