@@ -111,7 +111,7 @@ const CORE_TIERS = [
   ['cloud-config', 'iam'],
   ['distros'],
   ['checks'],
-  ['ownership', 'plan'],
+  ['ownership', 'plan', 'snapshot'],
   ['fleet'],
 ];
 

@@ -5,6 +5,7 @@ import { LineCounter, isNode, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import { InputError, fieldPath, valueAt, type ErrorLocation } from 'uproot';
 import { scenarioSchema, type Scenario, type ScenarioInput } from './scenario-schema.js';
+import { withSnapshotFields } from './from-snapshot.js';
 
 /** The scenarios shipped with uproot: `<package>/scenarios/*.yaml` (the same path from src/ and dist/). */
 export const BUILTIN_SCENARIO_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
@@ -60,7 +61,7 @@ export function loadScenario(
 export function parseScenario(input: ScenarioInput | unknown, file?: string): Scenario {
   const result = scenarioSchema.safeParse(input);
   if (!result.success) throw schemaError(result.error, input, file, undefined);
-  return result.data;
+  return withSnapshotFields(result.data);
 }
 
 /** Parses scenario YAML; syntax and schema errors are located by file, line and field. */
@@ -78,7 +79,7 @@ export function parseScenarioText(text: string, file: string): Scenario {
   const input: unknown = doc.toJS();
   const result = scenarioSchema.safeParse(input ?? {});
   if (!result.success) throw schemaError(result.error, input, file, { doc, lineCounter });
-  return result.data;
+  return withSnapshotFields(result.data);
 }
 
 function schemaError(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clusterSnapshotSchema } from 'uproot/core';
 
 /**
  * A scenario: one kind of cluster on AWS, described as data, that the twin turns into a running sandbox.
@@ -108,6 +109,8 @@ const loadBalancerService = z
     namespace: k8sName.default('default'),
     port: z.number().int().min(1).max(65535).default(80),
     targetPort: z.number().int().min(1).max(65535).default(8080),
+    /** The node port (allocated when omitted); a replayed snapshot keeps the recorded one. */
+    nodePort: z.number().int().min(30000).max(32767).optional(),
     /**
      * The Service's annotations. The twin still seeds a classic ELB for it, as the in-tree provider created it
      * before anyone annotated it: `service.beta.kubernetes.io/aws-load-balancer-type: nlb` here is the
@@ -295,6 +298,12 @@ export const scenarioSchema = z
     network: network.default({ cloudRoutes: false }),
     rke: rke.default({ managedBy: 'rke-cli', rancherVersion: 'v2.8.5' }),
     migration: migration.default({}),
+    /**
+     * The record of a live cluster `uproot snapshot` wrote (issue 27, docs/snapshot.md). With it the twin's
+     * machines, names, ids, tags, IAM and load balancers are the recorded ones, and the node pools, naming,
+     * region, migration-lease grant and workloads are derived from it (scenarios/from-snapshot.ts).
+     */
+    snapshot: clusterSnapshotSchema.optional(),
     timings: timings.default({
       rolloutNodeDelaySeconds: 10,
       componentRestartSeconds: 2,

@@ -17,6 +17,8 @@ import { ManifestApplier } from './helm/manifest-applier.js';
 import { R, TwinKube } from './kube/twin-kube.js';
 import { KubeadmDriver, writeInitialKubeadmFiles } from './kubeadm/kubeadm-driver.js';
 import { planClusterLayout, type ClusterLayout } from './layout/cluster-layout.js';
+import { snapshotLayout } from './layout/snapshot-layout.js';
+import { replayRecordedNodes } from './boot/replay-snapshot.js';
 import { distroVersion, type DistroVersion } from './layout/versions.js';
 import type { ManagerLauncher } from './managers/manager-launcher.js';
 import { simulatedManagerLauncher } from './managers/simulated-launcher.js';
@@ -207,7 +209,9 @@ function resolveBoot(options: StartTwinOptions): Boot {
           etcd: Math.min(scenario.nodes.etcd, Math.max(0, total - scenario.nodes.controlPlane)),
           workers: Math.max(0, total - scenario.nodes.controlPlane - scenario.nodes.etcd),
         };
-  const layout = planClusterLayout(scenario, fork(random), counts);
+  // A `uproot snapshot` record's machines are the recorded ones (the draw stays, so other ids do not move).
+  const generated = planClusterLayout(scenario, fork(random), counts);
+  const layout = scenario.snapshot ? snapshotLayout(scenario, scenario.snapshot) : generated;
   const version = distroVersion(scenario.distribution, scenario.kubernetesVersion);
   const initialIdentities = twinIdentities(fork(random));
   // Controllers get their service account tokens from TokenRequest; this draw (once static tokens) stays
@@ -449,6 +453,7 @@ async function bootMachines(
   for (const agent of fleet.all()) await agent.boot(configs.get(agent)!);
   // The cluster stands as `rke up` left it, role taints synced onto the Nodes.
   if (scenario.distribution === 'rke') rkeUp.syncNodeTaints();
+  if (scenario.snapshot) replayRecordedNodes(kube, scenario.snapshot, clock);
   return { rkeUp, rkeConfigPath, clusterYaml };
 }
 

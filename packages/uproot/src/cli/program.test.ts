@@ -43,6 +43,7 @@ describe('lazily loaded commands', () => {
       'status',
       'rollback',
       'report',
+      'snapshot',
       'fleet',
       'demo',
       'sandbox',

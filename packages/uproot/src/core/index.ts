@@ -248,3 +248,15 @@ export { isEcrImage } from './checks/index.js';
 export type { HelmChartFacts, PolicyRule } from './model/index.js';
 // The plan those facts are judged against
 export type { GateType, MigrationPlan, StepId } from './model/index.js';
+
+// `uproot snapshot`'s record of a live cluster and its AWS account, which the sandbox replays as a twin (issue 27)
+export {
+  SNAPSHOT_FORMAT_VERSION,
+  clusterSnapshotSchema,
+  type ClusterSnapshot,
+  type ClusterSnapshotInput,
+  type SnapshotAws,
+  type SnapshotInstance,
+  type SnapshotNode,
+  type SnapshotService,
+} from './snapshot/index.js';

@@ -17,14 +17,14 @@ import {
   withIamEvaluation,
   type PreflightReport,
 } from '../core/checks/index.js';
-import type { AwsFacts, PreflightSnapshot } from '../core/model/snapshot.js';
+import type { AwsFacts, NodeFacts, PreflightSnapshot } from '../core/model/snapshot.js';
 import type { Readable } from '../core/model/readable.js';
 import type { ClusterDefinition } from '../core/model/cluster-definition.js';
 import { describeTarget } from '../adapters/kube/index.js';
 import { readClusterSnapshot } from '../adapters/kube/cluster-snapshot.js';
 import { readClusterDefinitionFile, readRancherCluster } from '../adapters/cluster-source/index.js';
 import { RequestCounter } from '../adapters/kube/request-counter.js';
-import { createAwsClients, readAwsSnapshot, resolveRegion } from '../adapters/aws/index.js';
+import { createAwsClients, readAwsSnapshot, resolveRegion, type AwsClients } from '../adapters/aws/index.js';
 import { validateTargets, type TargetFlags } from './targets.js';
 import { targetVersionError } from '../core/checks/kubernetes-version.js';
 import { parseClusterRef } from '../core/distros/rke2/cluster-ref.js';
@@ -60,11 +60,26 @@ export interface PreflightRun {
   readonly snapshot: PreflightSnapshot;
 }
 
-/** Runs preflight and returns the report (and the snapshot it judged). Throws only when it cannot run at all. */
-export async function preflight(options: PreflightOptions = {}): Promise<PreflightRun> {
+/** What preflight read, before it judges: the snapshot, where it came from, and how many requests it took. */
+export interface PreflightReads {
+  readonly snapshot: PreflightSnapshot;
+  readonly downstream: KubeConfig;
+  readonly region?: { readonly region: string };
+  readonly nodes: readonly NodeFacts[];
+  readonly kubeRequests: RequestCounter;
+  readonly awsRequests: RequestCounter;
+}
+
+/**
+ * Reads what preflight judges (Kubernetes, the distribution's definition, AWS) and evaluates IAM; `uproot
+ * snapshot` shares it. `alsoAws` runs more AWS reads on the same clients before they close.
+ */
+export async function readPreflightSnapshot(
+  options: PreflightOptions,
+  alsoAws?: (clients: AwsClients, aws: Readable<AwsFacts>) => Promise<void>,
+): Promise<PreflightReads> {
   validateFlags(options);
   const clock = options.clock ?? new RealClock();
-  const started = clock.now();
   const env = options.env ?? process.env;
   const progress = options.onProgress ?? (() => undefined);
   const kubeCounter = new RequestCounter();
@@ -100,12 +115,39 @@ export async function preflight(options: PreflightOptions = {}): Promise<Preflig
       const lbServices =
         kube.loadBalancerServices.state === 'ok' && kube.loadBalancerServices.value.some(isCcmLoadBalancer);
       aws = await readAwsSnapshot(clients, nodes, { loadBalancers: lbServices, onProgress: progress });
+      await alsoAws?.(clients, aws);
     } finally {
       clients.destroy();
     }
   }
   progress('evaluating IAM policies');
   const snapshot = await withIamEvaluation({ kube, aws });
+  return {
+    snapshot,
+    downstream: kc,
+    ...(region ? { region: { region: region.region } } : {}),
+    nodes,
+    kubeRequests: kubeCounter,
+    awsRequests: awsCounter,
+  };
+}
+
+/** Runs preflight and returns the report (and the snapshot it judged). Throws only when it cannot run at all. */
+export async function preflight(options: PreflightOptions = {}): Promise<PreflightRun> {
+  const clock = options.clock ?? new RealClock();
+  const started = clock.now();
+  const progress = options.onProgress ?? (() => undefined);
+  const {
+    snapshot,
+    downstream: kc,
+    region,
+    nodes,
+    kubeRequests,
+    awsRequests,
+  } = await readPreflightSnapshot({
+    ...options,
+    clock,
+  });
   progress('checking');
   const checkOptions = {
     ...(options.targetVersion ? { targetVersion: options.targetVersion } : {}),
@@ -136,8 +178,8 @@ export async function preflight(options: PreflightOptions = {}): Promise<Preflig
     checks,
     stats: {
       durationMs: Math.max(0, clock.now() - started),
-      kubernetes: kubeCounter.snapshot(),
-      aws: awsCounter.snapshot(),
+      kubernetes: kubeRequests.snapshot(),
+      aws: awsRequests.snapshot(),
     },
   };
   return { report, snapshot };

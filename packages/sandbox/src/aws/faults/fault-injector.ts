@@ -10,8 +10,8 @@ import type { LoggedService } from '../log/request-log.js';
 export interface FaultTarget {
   /** Which service; all when omitted. */
   readonly service?: LoggedService;
-  /** Which action (`DescribeInstances`); all when omitted. */
-  readonly action?: string;
+  /** Which action (`DescribeInstances`), or a pattern of actions (`/^(?!Describe)/`); all when omitted. */
+  readonly action?: string | RegExp;
   /** Only calls from this caller ARN. */
   readonly caller?: string;
 }
@@ -121,7 +121,8 @@ export class FaultInjector {
     for (const active of [...this.rules]) {
       const { rule } = active;
       if (rule.service !== undefined && rule.service !== request.service) continue;
-      if (rule.action !== undefined && rule.action !== request.action) continue;
+      if (typeof rule.action === 'string' && rule.action !== request.action) continue;
+      if (rule.action instanceof RegExp && !rule.action.test(request.action)) continue;
       if (rule.caller !== undefined && rule.caller !== request.caller) continue;
       // Once an error is chosen, later error rules do not consume their budget.
       if (error && rule.effect.type !== 'latency') continue;

@@ -160,6 +160,7 @@ function loadLoadBalancers(state: AwsState, seed: ParsedAwsSeed, each: SeedLoade
   each(seed.classicLoadBalancers, 'classicLoadBalancers', (lb) => {
     state.elb.create({
       name: lb.name,
+      ...(lb.dnsName ? { dnsName: lb.dnsName } : {}),
       scheme: lb.scheme,
       subnetIds: lb.subnetIds,
       securityGroupIds: lb.securityGroupIds,
@@ -187,6 +188,7 @@ function loadLoadBalancers(state: AwsState, seed: ParsedAwsSeed, each: SeedLoade
   each(seed.loadBalancers, 'loadBalancers', (lb) => {
     const created = state.elbv2.createLoadBalancer({
       name: lb.name,
+      ...(lb.dnsName ? { dnsName: lb.dnsName } : {}),
       type: lb.type,
       scheme: lb.scheme,
       subnetIds: lb.subnetIds.length > 0 ? lb.subnetIds : firstSubnetPerZone(state),

@@ -210,9 +210,16 @@ const classicListener = z
   })
   .strict();
 
+/** The DNS name an account recorded by `uproot snapshot` had; generated from the name when omitted. */
+const lbDnsName = z
+  .string()
+  .regex(/^[a-z0-9][-a-z0-9.]*[a-z0-9]$/, 'must be a DNS name')
+  .optional();
+
 const classicLoadBalancer = z
   .object({
     name: z.string().regex(/^[a-zA-Z0-9-]{1,32}$/, 'must be 1-32 letters, digits or hyphens'),
+    dnsName: lbDnsName,
     scheme: z.enum(['internet-facing', 'internal']).default('internet-facing'),
     listeners: z.array(classicListener).default([]),
     subnetIds: z.array(awsId('subnet')).default([]),
@@ -241,6 +248,7 @@ const targetGroup = z
 const loadBalancerV2 = z
   .object({
     name: z.string().regex(/^[a-zA-Z0-9-]{1,32}$/, 'must be 1-32 letters, digits or hyphens'),
+    dnsName: lbDnsName,
     type: z.enum(['network', 'application']).default('network'),
     scheme: z.enum(['internet-facing', 'internal']).default('internet-facing'),
     subnetIds: z.array(awsId('subnet')).default([]),

@@ -63,6 +63,8 @@ export interface ClassicLoadBalancerSpec {
   readonly availabilityZones?: readonly string[] | undefined;
   readonly securityGroupIds?: readonly string[] | undefined;
   readonly tags?: Readonly<Record<string, string>> | undefined;
+  /** Seeds only: the DNS name a recorded account's load balancer had (`uproot snapshot`); generated otherwise. */
+  readonly dnsName?: string | undefined;
 }
 
 export interface InstanceHealth {
@@ -122,7 +124,7 @@ export class ClassicElbStore {
     const lb: ClassicLoadBalancer = {
       name: spec.name,
       seq: this.ids.nextSeq(),
-      dnsName: `${prefix}${spec.name}-${digits}.${this.ec2.region}.elb.amazonaws.com`,
+      dnsName: spec.dnsName ?? `${prefix}${spec.name}-${digits}.${this.ec2.region}.elb.amazonaws.com`,
       canonicalHostedZoneNameId: HOSTED_ZONES[this.ec2.region] ?? 'Z3DZXE0Q79N41H',
       createdTime: this.now(),
       scheme,

@@ -63,6 +63,8 @@ export class Elbv2Store {
 
   createLoadBalancer(spec: {
     name: string;
+    /** Seeds only: the DNS name a recorded account's load balancer had (`uproot snapshot`). */
+    dnsName?: string | undefined;
     type?: LoadBalancerType | undefined;
     scheme?: 'internet-facing' | 'internal' | undefined;
     subnetIds: readonly string[];
@@ -95,9 +97,10 @@ export class Elbv2Store {
     const prefix = scheme === 'internal' ? 'internal-' : '';
     const region = this.ec2.region;
     const dnsName =
-      type === 'network'
+      spec.dnsName ??
+      (type === 'network'
         ? `${prefix}${spec.name}-${hex}.elb.${region}.amazonaws.com`
-        : `${prefix}${spec.name}-${this.ids.chars('alb-dns', 10, '0123456789')}.${region}.elb.amazonaws.com`;
+        : `${prefix}${spec.name}-${this.ids.chars('alb-dns', 10, '0123456789')}.${region}.elb.amazonaws.com`);
     const lb: LoadBalancerV2 = {
       arn: `${this.arnPrefix()}:loadbalancer/${kind}/${spec.name}/${hex}`,
       name: spec.name,

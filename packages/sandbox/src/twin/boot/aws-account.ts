@@ -11,6 +11,7 @@ import {
   planSeedIds,
 } from '../layout/aws-seed.js';
 import type { ClusterLayout } from '../layout/cluster-layout.js';
+import { snapshotAwsSeed } from '../layout/snapshot-layout.js';
 import { nodePortsOf, setLoadBalancerHostname } from './cluster-objects.js';
 
 /**
@@ -29,9 +30,17 @@ export async function startAwsAccount(options: {
 }): Promise<AwsEmulator> {
   const { scenario, layout, services } = options;
   const ids = planSeedIds(layout, options.idsRandom);
-  const seed = buildAwsSeed(scenario, layout, ids);
   const withNodes = layout.instances.length > 0;
-  if (withNodes) {
+  const seed = scenario.snapshot
+    ? snapshotAwsSeed(
+        scenario,
+        scenario.snapshot,
+        layout,
+        services.map((object) => ({ object, ports: nodePortsOf(object) })),
+      )
+    : buildAwsSeed(scenario, layout, ids);
+  // A recorded account (uproot snapshot) comes as it was, its roles and load balancers included.
+  if (!scenario.snapshot && withNodes) {
     const groups = seed.securityGroups as Record<string, unknown>[];
     const lbs: Record<string, unknown>[] = [];
     services.forEach((svc, i) => {
@@ -66,7 +75,7 @@ export async function startAwsAccount(options: {
       );
     });
     seed.classicLoadBalancers = lbs;
-  } else {
+  } else if (!scenario.snapshot) {
     // The bare account of `empty`: network only.
     seed.roles = [];
     seed.instanceProfiles = [];

@@ -253,7 +253,15 @@ export function loadBalancerService(spec: Scenario['workloads']['loadBalancerSer
     spec: {
       type: 'LoadBalancer',
       selector: { app: spec.name },
-      ports: [{ name: 'tcp', port: spec.port, targetPort: spec.targetPort, protocol: 'TCP' }],
+      ports: [
+        {
+          name: 'tcp',
+          port: spec.port,
+          targetPort: spec.targetPort,
+          protocol: 'TCP',
+          ...(spec.nodePort ? { nodePort: spec.nodePort } : {}),
+        },
+      ],
       externalTrafficPolicy: 'Cluster',
     },
   };

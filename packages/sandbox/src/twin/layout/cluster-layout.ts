@@ -80,7 +80,7 @@ function subnetsFor(vpcCidr: string, zones: readonly string[]): SubnetLayout[] {
   }));
 }
 
-function names(
+export function names(
   mode: NamingMode,
   ip: string,
   instanceId: string,

@@ -58,6 +58,7 @@ function instanceFacts(i: Instance): Ec2InstanceFacts {
     securityGroupIds: (i.SecurityGroups ?? []).map((g) => g.GroupId ?? '').filter(Boolean),
     tags: tagsOf(i.Tags),
     ...(i.IamInstanceProfile?.Arn ? { iamInstanceProfileArn: i.IamInstanceProfile.Arn } : {}),
+    ...(i.InstanceType ? { instanceType: i.InstanceType } : {}),
     ...(i.MetadataOptions
       ? {
           metadataOptions: {
@@ -111,6 +112,7 @@ export async function describeSubnets(ec2: EC2Client, vpcIds: readonly string[])
           subnetId: s.SubnetId ?? '',
           vpcId: s.VpcId ?? '',
           availabilityZone: s.AvailabilityZone ?? '',
+          ...(s.CidrBlock ? { cidrBlock: s.CidrBlock } : {}),
           tags: tagsOf(s.Tags),
         });
       }

@@ -14,7 +14,7 @@ import {
 import type { Readable } from '../../core/model/readable.js';
 import type { VpcDhcpFacts } from '../../core/model/snapshot.js';
 import { awsFailureReason } from './aws-errors.js';
-import { chunk, FILTER_VALUES_PER_CALL } from './ec2-reader.js';
+import { chunk, FILTER_VALUES_PER_CALL, tagsOf } from './ec2-reader.js';
 
 const PAGE = 1000;
 
@@ -45,8 +45,9 @@ export async function readVpcDhcp(
   for (const vpc of vpcs) {
     const id = vpc.DhcpOptionsId ?? NO_OPTIONS;
     if (!vpc.VpcId) continue;
+    const network = { ...(vpc.CidrBlock ? { cidrBlock: vpc.CidrBlock } : {}), tags: tagsOf(vpc.Tags) };
     if (id === NO_OPTIONS) {
-      facts.push({ vpcId: vpc.VpcId, dhcpOptionsId: id });
+      facts.push({ vpcId: vpc.VpcId, dhcpOptionsId: id, ...network });
       continue;
     }
     const set = sets.get(id);
@@ -57,7 +58,7 @@ export async function readVpcDhcp(
       .map((v) => v.Value ?? '')
       .filter(Boolean)
       .join(' ');
-    facts.push({ vpcId: vpc.VpcId, dhcpOptionsId: id, ...(domainName ? { domainName } : {}) });
+    facts.push({ vpcId: vpc.VpcId, dhcpOptionsId: id, ...(domainName ? { domainName } : {}), ...network });
   }
   return { state: 'ok', value: facts };
 }

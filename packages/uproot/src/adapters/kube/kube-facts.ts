@@ -56,6 +56,12 @@ export function nodeFacts(n: V1Node): NodeFacts {
     kubeletVersion: n.status?.nodeInfo?.kubeletVersion ?? '',
     internalIPs: (n.status?.addresses ?? []).filter((a) => a.type === 'InternalIP').map((a) => a.address),
     unschedulable: n.spec?.unschedulable === true,
+    ...(n.status?.addresses?.length
+      ? { addresses: n.status.addresses.map((a) => ({ type: a.type, address: a.address })) }
+      : {}),
+    ...(n.status?.conditions?.length
+      ? { conditions: n.status.conditions.map((c) => ({ type: c.type, status: c.status })) }
+      : {}),
   };
 }
 
@@ -168,6 +174,16 @@ export function loadBalancerService(s: V1Service): LoadBalancerServiceFacts | un
     ingressHostnames: (s.status?.loadBalancer?.ingress ?? [])
       .map((i) => i.hostname)
       .filter((h): h is string => !!h),
+    ...(s.spec.ports?.length
+      ? {
+          ports: s.spec.ports.map((p) => ({
+            port: p.port,
+            protocol: p.protocol ?? 'TCP',
+            ...(p.targetPort !== undefined ? { targetPort: p.targetPort } : {}),
+            ...(p.nodePort !== undefined ? { nodePort: p.nodePort } : {}),
+          })),
+        }
+      : {}),
   };
 }
 

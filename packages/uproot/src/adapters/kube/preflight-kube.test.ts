@@ -35,6 +35,11 @@ describe('Kubernetes adapter helpers', () => {
       kubeletVersion: 'v1.26.15',
       internalIPs: ['10.0.0.1'],
       unschedulable: true,
+      // Recorded for `uproot snapshot` (issue 27); the checks read internalIPs.
+      addresses: [
+        { type: 'InternalIP', address: '10.0.0.1' },
+        { type: 'Hostname', address: 'n1' },
+      ],
     });
   });
 

@@ -60,6 +60,13 @@ registerCommands(
     load: async () => (await import('./report.js')).registerReportCommand,
   },
   {
+    name: 'snapshot',
+    description:
+      'Record the cluster and its AWS account (read-only, no secrets) as a scenario file the sandbox replays as a twin',
+    options: true,
+    load: async () => (await import('./snapshot.js')).registerSnapshotCommand,
+  },
+  {
     name: 'fleet',
     description:
       'Preflight, plan and migrate every downstream cluster of a Rancher, as Jobs in its local cluster if you like (docs/fleet.md)',

@@ -1,15 +1,21 @@
 /**
  * `uproot plan`: parse flags, call the plan toolkit (src/toolkit/plan.ts: read the cluster definition, plan,
- * write --out), print the ordered migration. Works offline.
+ * write --out), print the ordered migration. Works offline; with migrate's connection flags (--context,
+ * --rancher-context, --cluster) it plans from the live cluster as `migrate --dry-run` does (toolkit/live-plan.ts).
  */
 import type { CommandRegistrar } from '../program.js';
 import { outputOption, parseOutputFormat, renderDocument } from '../output.js';
-import { ExitCode } from '../../errors/index.js';
 import { EXAMPLES } from '../../adapters/cluster-source/index.js';
 import { renderPlanText } from '../../core/plan/render-text.js';
 import { plan } from '../../toolkit/plan.js';
+import { livePlan, plansLive, type LivePlanOptions } from '../../toolkit/live-plan.js';
+import { ExitCode, InputError } from '../../errors/index.js';
 
 interface PlanCliOptions {
+  kubeconfig?: string;
+  context?: string;
+  rancherContext?: string;
+  cluster?: string;
   clusterFile?: string[];
   example?: string;
   distro?: string;
@@ -28,6 +34,19 @@ export const registerPlanCommand: CommandRegistrar = (program, ctx) => {
     .command('plan')
     .description(
       'Plan the migration of a cluster definition (RKE2, RKE, kubeadm) to the aws-cloud-controller-manager, offline',
+    )
+    .option(
+      '--kubeconfig <file>',
+      'plan from a live cluster: kubeconfig (default $KUBECONFIG, then ~/.kube/config)',
+    )
+    .option('--context <name>', 'plan from a live cluster: its context (the same flags as migrate)')
+    .option(
+      '--rancher-context <name>',
+      "plan from a live cluster: context of Rancher's management cluster, to read the provisioning Cluster",
+    )
+    .option(
+      '--cluster <name>',
+      'with --rancher-context: the provisioning.cattle.io Cluster, NAME or NAMESPACE/NAME (namespace fleet-default)',
     )
     .option(
       '--cluster-file <file...>',
@@ -67,10 +86,44 @@ export const registerPlanCommand: CommandRegistrar = (program, ctx) => {
       ctx.run(async (opts: PlanCliOptions) => {
         const format = parseOutputFormat(opts.output);
         const { output: _output, withNodeipam, ...flags } = opts;
-        const result = await plan({ ...flags, withNodeIpam: withNodeipam, cwd: ctx.io.cwd });
+        const result = plansLive(flags)
+          ? await livePlan(liveOptions(flags, withNodeipam, ctx.io))
+          : await plan({ ...flags, withNodeIpam: withNodeipam, cwd: ctx.io.cwd });
         if (result.written !== undefined) ctx.io.stderr(`wrote ${result.written} file(s) to ${opts.out}\n`);
         ctx.io.stdout(format === 'text' ? renderPlanText(result.plan) : renderDocument(result.plan, format));
         return ExitCode.ok;
       }),
     );
 };
+
+/** migrate's flags for a live plan: one cluster file at most (migrate takes one). */
+function liveOptions(
+  flags: Omit<PlanCliOptions, 'output' | 'withNodeipam'>,
+  withNodeIpam: boolean | undefined,
+  io: { readonly cwd: string; readonly env: Readonly<Record<string, string | undefined>> },
+): LivePlanOptions {
+  const {
+    clusterFile,
+    example,
+    distro: _distro,
+    keepAwsNodeNaming: _k,
+    useInstanceMetadataHostname: _u,
+    ...rest
+  } = flags;
+  if (example !== undefined || (clusterFile && clusterFile.length > 1)) {
+    throw new InputError('UP-PLAN-ARGS', 'a live plan reads one cluster, like migrate', {
+      location: {
+        field: example !== undefined ? '--example' : '--cluster-file',
+        value: example ?? clusterFile!.join(' '),
+      },
+      hint: 'drop --example, and give at most one --cluster-file (RKE cluster.yml or kubeadm manifests) with --context',
+    });
+  }
+  return {
+    ...rest,
+    ...(clusterFile?.[0] ? { clusterFile: clusterFile[0] } : {}),
+    ...(withNodeIpam ? { withNodeIpam: true } : {}),
+    cwd: io.cwd,
+    env: io.env,
+  };
+}

@@ -19,6 +19,10 @@ export interface NodeFacts {
   readonly kubeletVersion: string;
   readonly internalIPs: readonly string[];
   readonly unschedulable: boolean;
+  /** status.addresses in order (`uproot snapshot` records them; the checks read internalIPs). */
+  readonly addresses?: readonly { readonly type: string; readonly address: string }[];
+  /** status.conditions, type and status only (`uproot snapshot` records them). */
+  readonly conditions?: readonly { readonly type: string; readonly status: string }[];
 }
 
 /** A kube-system pod of a control-plane component (static pods of kubeadm and RKE2, the CCM's pods). */
@@ -132,6 +136,15 @@ export interface LoadBalancerServiceFacts {
   readonly annotations: Readonly<Record<string, string>>;
   readonly loadBalancerClass?: string;
   readonly ingressHostnames: readonly string[];
+  /** spec.ports (`uproot snapshot` records them to recreate the Service). */
+  readonly ports?: readonly ServicePortFacts[];
+}
+
+export interface ServicePortFacts {
+  readonly port: number;
+  readonly protocol: string;
+  readonly targetPort?: number | string;
+  readonly nodePort?: number;
 }
 
 export interface PersistentVolumeFacts {
@@ -192,6 +205,7 @@ export interface Ec2InstanceFacts {
   readonly securityGroupIds: readonly string[];
   readonly tags: Readonly<Record<string, string>>;
   readonly iamInstanceProfileArn?: string;
+  readonly instanceType?: string;
   /** DescribeInstances MetadataOptions; absent when EC2 did not report them (or snapshots from before). */
   readonly metadataOptions?: InstanceMetadataFacts;
 }
@@ -210,6 +224,7 @@ export interface SubnetFacts {
   readonly subnetId: string;
   readonly vpcId: string;
   readonly availabilityZone: string;
+  readonly cidrBlock?: string;
   readonly tags: Readonly<Record<string, string>>;
 }
 
@@ -255,6 +270,9 @@ export interface VpcDhcpFacts {
   readonly dhcpOptionsId: string;
   /** The set's `domain-name` (one or more domains, space-separated); absent when the set names none. */
   readonly domainName?: string;
+  /** The VPC's primary CIDR and tags (`uproot snapshot` records them). */
+  readonly cidrBlock?: string;
+  readonly tags?: Readonly<Record<string, string>>;
 }
 
 export interface LoadBalancerFacts {

@@ -58,6 +58,19 @@ describe('promise-kept judges the step\u2019s lease observations', () => {
     expect(verdict.type).toBe('pass');
   });
 
+  it('says there is nothing to judge when no controller held a lease yet, not a bound of 0 s', () => {
+    const verdict = evaluatePromiseKept({
+      timeline: [held('', 95, 95)],
+      evidence: { now: T0 + 100_000, history },
+      step: 'install-ccm',
+    });
+    expect(verdict.type).toBe('pass');
+    expect(verdict.type === 'pass' && verdict.detail).toMatch(
+      /^(nothing to judge during step install-ccm|no lease observations)/,
+    );
+    expect(verdict.type === 'pass' && verdict.detail).not.toContain('bound 0 s');
+  });
+
   it('lets an acknowledged breach pass (--accept-gap), saying so', () => {
     const verdict = evaluatePromiseKept({
       timeline: [held('cp1_a', 0, 100), held('cp2_b', 148, 200)],

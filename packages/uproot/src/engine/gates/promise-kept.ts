@@ -55,9 +55,11 @@ export function evaluatePromiseKept(input: PromiseGateInput): GateVerdict {
     return fail(`promise broken${where}: ${breaches.map(describeBreach).join('; ')}`, fix);
   }
   const ran = figures.controllers.filter((c) => c.ran);
+  // Nothing ran yet (a first step, before any manager's lease was seen): say so rather than a bound of 0 s.
+  if (ran.length === 0) return pass(`nothing to judge${where}: no controller held a lease in the window yet`);
   const widest = Math.max(0, ...ran.map((c) => c.maxGapSeconds));
   return pass(
-    `promise kept${where}: no overlap; largest gap ${widest} s (bound ${Math.max(...ran.map((c) => c.bound.seconds), 0)} s) over ${ran.length} controller(s)${accepted > 0 ? `; ${accepted} earlier breach(es) accepted` : ''}`,
+    `promise kept${where}: no overlap; largest gap ${widest} s (bound ${Math.max(...ran.map((c) => c.bound.seconds))} s) over ${ran.length} controller(s)${accepted > 0 ? `; ${accepted} earlier breach(es) accepted` : ''}`,
   );
 }
 
