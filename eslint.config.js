@@ -49,7 +49,75 @@ const importsWithin = {
     };
   },
 };
-const uproot = { rules: { 'imports-within': importsWithin } };
+/**
+ * `uproot/layer-order`: inside `root`, each folder sits on one tier of `tiers` (lowest first) and imports only
+ * folders on lower tiers, besides itself; folders on one tier do not import each other. Files directly in
+ * `root` (its index) and imports that leave `root` are not its concern (the rules above and below are).
+ */
+const layerOrder = {
+  meta: {
+    type: 'problem',
+    schema: [
+      {
+        type: 'object',
+        properties: {
+          root: { type: 'string' },
+          tiers: { type: 'array', items: { type: 'array', items: { type: 'string' } } },
+          message: { type: 'string' },
+        },
+        required: ['root', 'tiers', 'message'],
+        additionalProperties: false,
+      },
+    ],
+  },
+  create(context) {
+    const { root, tiers, message } = context.options[0];
+    const tierOf = new Map(tiers.flatMap((folders, tier) => folders.map((folder) => [folder, tier])));
+    const folderOf = (file) => {
+      const rel = path.relative(path.resolve(context.cwd, root), file).split(path.sep);
+      return rel.length > 1 && rel[0] !== '..' ? rel[0] : undefined;
+    };
+    const from = folderOf(context.filename);
+    if (from === undefined) return {};
+    const check = (node) => {
+      const source = node?.value;
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      const to = folderOf(path.resolve(path.dirname(context.filename), source));
+      if (to === undefined || to === from) return;
+      const [a, b] = [tierOf.get(from), tierOf.get(to)];
+      if (a !== undefined && b !== undefined && b < a) return;
+      const why =
+        a === undefined || b === undefined
+          ? `${a === undefined ? from : to} has no tier`
+          : b === a
+            ? `${from} and ${to} share a tier`
+            : `${to} sits above ${from}`;
+      context.report({ node, message: `${message} (${from} imports ${to}: ${why})` });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    };
+  },
+};
+const uproot = { rules: { 'imports-within': importsWithin, 'layer-order': layerOrder } };
+
+/**
+ * The order inside src/core, lowest first (docs/library.md, "Inside core"): the model is the floor; each tier
+ * builds on the ones below it only. A type two rooms share moves down to the model.
+ */
+const CORE_TIERS = [
+  ['model'],
+  ['scheduling', 'kubernetes-version', 'leader-migration'],
+  ['ccm'],
+  ['cloud-config', 'iam'],
+  ['distros'],
+  ['checks'],
+  ['ownership', 'plan', 'snapshot'],
+  ['fleet'],
+];
 
 const UPROOT = 'packages/uproot/src';
 const SANDBOX = 'packages/sandbox/src';
@@ -181,6 +249,38 @@ export default tseslint.config(
                 'src/core builds on election\u2019s model only (src/election/model/index.ts): the rest of election does I/O.',
             },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // The floor of core imports nothing else of core (election's model is below core).
+    files: [`${UPROOT}/core/model/**/*.ts`],
+    plugins: { uproot },
+    rules: {
+      'uproot/imports-within': [
+        'error',
+        {
+          root: `${UPROOT}/core/model`,
+          entries: [`${UPROOT}/election/model/index.ts`],
+          message:
+            'src/core/model is the floor of core: it imports nothing of core and only election\u2019s model',
+        },
+      ],
+    },
+  },
+  {
+    // Inside core, rooms lean one way: a folder imports only the tiers below it.
+    files: [`${UPROOT}/core/**/*.ts`],
+    ignores: TEST_FILES,
+    plugins: { uproot },
+    rules: {
+      'uproot/layer-order': [
+        'error',
+        {
+          root: `${UPROOT}/core`,
+          tiers: CORE_TIERS,
+          message: 'src/core keeps its inner order (eslint.config.js CORE_TIERS, docs/library.md)',
         },
       ],
     },

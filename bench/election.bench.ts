@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { RealClock, seededRandom, VirtualClock } from '../packages/uproot/src/clock/index.js';
 import { controllersOf, type ManagerComponent } from '../packages/uproot/src/core/leader-migration/index.js';
-import { parseKubernetesVersion } from '../packages/uproot/src/core/kubernetes-version/index.js';
+import { parseKubernetesVersion } from '../packages/uproot/src/core/model/kubernetes-version.js';
 import {
   KubeLeaseLock,
   LeaderElector,

@@ -12,8 +12,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseKubernetesVersion } from '../packages/uproot/src/core/kubernetes-version/index.js';
-import { upgradeStepId } from '../packages/uproot/src/core/plan/plan-types.js';
+import { parseKubernetesVersion } from '../packages/uproot/src/core/model/kubernetes-version.js';
+import { upgradeStepId } from '../packages/uproot/src/core/model/plan-types.js';
 import {
   stepOptionsFromPlan,
   type DistroPlanner,
@@ -22,7 +22,7 @@ import {
 import { removeArgs, rke2ApplyStep, rke2Planner } from '../packages/uproot/src/core/distros/rke2/index.js';
 import { rkePlanner } from '../packages/uproot/src/core/distros/rke/index.js';
 import { kubeadmPlanner } from '../packages/uproot/src/core/distros/kubeadm/index.js';
-import type { JsonRecord } from '../packages/uproot/src/core/distros/shared/json-value.js';
+import type { JsonRecord } from '../packages/uproot/src/core/model/json-value.js';
 import { newestRelease } from '../packages/uproot/src/core/distros/shared/releases.js';
 import { ccmImageTagFor } from '../packages/uproot/src/core/ccm/index.js';
 import { ec2Instances } from '../packages/uproot/src/adapters/aws/instance-reader.js';

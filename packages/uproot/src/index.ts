@@ -123,10 +123,10 @@ export type {
   MigrationPlan,
   PlanStep,
   StepId,
-} from './core/plan/plan-types.js';
+} from './core/model/plan-types.js';
 export type { PreflightReport } from './core/checks/index.js';
 export type { CheckId } from './core/checks/check-result.js';
-export type { PreflightSnapshot } from './core/checks/snapshot.js';
+export type { PreflightSnapshot } from './core/model/snapshot.js';
 export type {
   GateResult,
   Journal,

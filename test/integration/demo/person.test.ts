@@ -10,7 +10,7 @@ import { parse } from 'yaml';
 import { readClusterFiles } from '../../../packages/uproot/src/adapters/cluster-source/cluster-source.js';
 import { VirtualClock } from '../../../packages/uproot/src/clock/index.js';
 import { planClusterFiles } from '../../../packages/uproot/src/core/plan/plan-cluster.js';
-import type { ManualAction } from '../../../packages/uproot/src/core/plan/plan-types.js';
+import type { ManualAction } from '../../../packages/uproot/src/core/model/plan-types.js';
 import { KubeadmHands } from '../../../packages/sandbox/src/demo/twin-person-kubeadm.js';
 import { actAsPerson } from '../../../packages/sandbox/src/demo/twin-person.js';
 import { R } from '../../../packages/sandbox/src/twin/kube/twin-kube.js';

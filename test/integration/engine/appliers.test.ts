@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Change } from '../../../packages/uproot/src/core/plan/plan-types.js';
+import type { Change } from '../../../packages/uproot/src/core/model/plan-types.js';
 import { objectDefinitionApplier } from '../../../packages/uproot/src/engine/appliers/definition-object.js';
 import { schedulingApplier } from '../../../packages/uproot/src/engine/appliers/node-scheduling.js';
 import { patchObjectApplier } from '../../../packages/uproot/src/engine/appliers/object-changes.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RealClock } from '../../../packages/uproot/src/clock/index.js';
-import type { Change } from '../../../packages/uproot/src/core/plan/plan-types.js';
+import type { Change } from '../../../packages/uproot/src/core/model/plan-types.js';
 import { localFiles } from '../../../packages/uproot/src/adapters/files/backed-up-write.js';
 import { ProcessRunner } from '../../../packages/uproot/src/adapters/process/run-command.js';
 import { parseCommandTemplate } from '../../../packages/uproot/src/engine/appliers/command-template.js';

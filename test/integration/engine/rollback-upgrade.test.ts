@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../packages/uproot/src/clock/index.js';
-import type { MigrationPlan } from '../../../packages/uproot/src/core/plan/plan-types.js';
+import type { MigrationPlan } from '../../../packages/uproot/src/core/model/plan-types.js';
 import { UprootError } from '../../../packages/uproot/src/errors/index.js';
 import { migrate } from '../../../packages/uproot/src/toolkit/migrate.js';
 import { rollback } from '../../../packages/uproot/src/toolkit/rollback.js';

@@ -2,7 +2,7 @@
  * A small migration plan whose steps all act on the API server (RBAC patch, cordon, CCM DaemonSet, uncordon),
  * and a stand-in DaemonSet controller, for end-to-end engine tests against the sandbox.
  */
-import type { Change, Gate, MigrationPlan } from '../../../packages/uproot/src/core/plan/plan-types.js';
+import type { Change, Gate, MigrationPlan } from '../../../packages/uproot/src/core/model/plan-types.js';
 import { plan, step } from '../../../packages/uproot/src/engine/testing/plan-fixtures.js';
 import type { KubeApiServer, KubeObject } from '../../../packages/sandbox/src/apiserver/index.js';
 

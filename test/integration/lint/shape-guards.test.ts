@@ -134,3 +134,36 @@ describe('typed errors and function size', () => {
     expect(messages[0]!.severity).toBe(1);
   });
 });
+
+describe('the order inside src/core (docs/architecture.md)', () => {
+  it('keeps src/core/model from importing the rest of core', async () => {
+    const code = "import { ccmRelease } from '../ccm/index.js';\nexport const r = ccmRelease;\n";
+    expect(await problems('packages/uproot/src/core/model/guard.ts', code)).toEqual([
+      expect.stringMatching(/^uproot\/imports-within: src\/core\/model is the floor of core/),
+      expect.stringMatching(/^uproot\/layer-order: .*\(model imports ccm: ccm sits above model\)/),
+    ]);
+    const election = "import { atLeast } from '../../election/model/index.js';\nexport const a = atLeast;\n";
+    expect(await problems('packages/uproot/src/core/model/guard.ts', election)).toEqual([]);
+  });
+
+  it('lets a room import the tiers below it only', async () => {
+    const checks = "import { buildContext } from '../checks/index.js';\nexport const b = buildContext;\n";
+    expect(await problems('packages/uproot/src/core/ccm/guard.ts', checks)).toEqual([
+      expect.stringMatching(/^uproot\/layer-order: .*\(ccm imports checks: checks sits above ccm\)/),
+    ]);
+    // A check may use a distro's facts; a distro never imports a check.
+    expect(
+      await problems(
+        'packages/uproot/src/core/checks/guard.ts',
+        "import { planRke2 } from '../distros/rke2/index.js';\nexport const p = planRke2;\n",
+      ),
+    ).toEqual([]);
+    expect(await problems('packages/uproot/src/core/distros/guard.ts', checks)).toEqual([
+      expect.stringMatching(/^uproot\/layer-order: .*\(distros imports checks: checks sits above distros\)/),
+    ]);
+    const iam = "import { evaluateIam } from '../iam/index.js';\nexport const e = evaluateIam;\n";
+    expect(await problems('packages/uproot/src/core/cloud-config/guard.ts', iam)).toEqual([
+      expect.stringMatching(/^uproot\/layer-order: .*cloud-config and iam share a tier/),
+    ]);
+  });
+});

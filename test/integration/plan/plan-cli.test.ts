@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { runCli } from '../../../packages/uproot/src/cli/program.js';
 import '../../../packages/uproot/src/cli/commands/index.js';
 import { recordingIo } from '../../../packages/uproot/src/cli/io.js';
-import { migrationPlanSchema } from '../../../packages/uproot/src/core/plan/plan-types.js';
+import { migrationPlanSchema } from '../../../packages/uproot/src/core/model/plan-types.js';
 
 const EXAMPLES = new URL('../../../packages/uproot/examples/', import.meta.url).pathname;
 

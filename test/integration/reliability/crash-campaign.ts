@@ -29,7 +29,7 @@ import {
   JOURNAL_NAME,
   LOCK_LEASE_NAME,
 } from '../../../packages/uproot/src/engine/journal/journal-location.js';
-import type { MigrationPlan, StepId } from '../../../packages/uproot/src/core/plan/plan-types.js';
+import type { MigrationPlan, StepId } from '../../../packages/uproot/src/core/model/plan-types.js';
 import { actAsPerson } from '../../../packages/sandbox/src/demo/twin-person.js';
 import { awsEnvironment } from '../../../packages/sandbox/src/aws/index.js';
 import { twinTarget } from '../../../packages/sandbox/src/demo/twin-target.js';

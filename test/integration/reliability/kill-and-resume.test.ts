@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StepId } from '../../../packages/uproot/src/core/plan/plan-types.js';
+import type { StepId } from '../../../packages/uproot/src/core/model/plan-types.js';
 import { endState, overlapDetail, overlaps, startReliabilityTwin, type ReliabilityTwin } from './harness.js';
 
 /**

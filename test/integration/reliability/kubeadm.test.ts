@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StepId } from '../../../packages/uproot/src/core/plan/plan-types.js';
+import type { StepId } from '../../../packages/uproot/src/core/model/plan-types.js';
 import { actAsPerson } from '../../../packages/sandbox/src/demo/twin-person.js';
 import type { Twin } from '../../../packages/sandbox/src/twin/index.js';
 import type { MigrateResult } from '../../../packages/uproot/src/toolkit/migrate.js';

@@ -1,6 +1,6 @@
 /**
  * The person at the demo's terminal, for the steps uproot leaves to one. The demo reads what a step's manual
- * changes ask from the plan as data (`actions` of a manual change, src/core/plan/plan-types.ts), never from
+ * changes ask from the plan as data (`actions` of a manual change, src/core/model/plan-types.ts), never from
  * their prose, does exactly that against the twin, and then resumes with --manual-done, as a person would:
  * - `helm upgrade --install` of the CCM chart with one of the plan's values files (RKE without
  *   helm-controller): the twin's rendering of the chart with those values;

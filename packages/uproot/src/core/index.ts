@@ -11,20 +11,22 @@
 // Kubernetes versions, and what a version removed
 export {
   apiserverStartFailure,
-  atLeast,
-  compareVersions,
   kcmStartFailure,
   kubeletStartFailure,
+  unknownProviderForKcm,
+  type StartFailure,
+} from './kubernetes-version/index.js';
+export {
+  atLeast,
+  compareVersions,
   minorString,
   nextMinor,
   parseKubernetesVersion,
-  unknownProviderForKcm,
   type KubernetesVersion,
-  type StartFailure,
-} from './kubernetes-version/index.js';
+} from './model/index.js';
 // Which release a --target-version names for a distribution, and the hops to it (what plan refuses, and why)
 export { resolveTarget, type VersionPlan } from './distros/shared/version-policy.js';
-export type { Distro } from './plan/plan-types.js';
+export type { Distro } from './model/index.js';
 
 // Leader Migration (KEP-2436): what a manager executes (election's model) and how uproot plans and checks it
 export {
@@ -180,9 +182,8 @@ export {
   toleratesTaint,
   tolerationFor,
   type RoleTaintDistro,
-  type Taint,
-  type Toleration,
 } from './scheduling/index.js';
+export type { Taint, Toleration } from './model/index.js';
 
 // The AWS cloud provider's IAM actions
 export {
@@ -197,7 +198,7 @@ export {
 } from './iam/index.js';
 
 // Component flags, and how RKE and RKE2 resolve a cluster definition into them
-export { flagName, flagValue, lastFlagValue, setFlag, withoutFlags } from './distros/shared/flag-list.js';
+export { flagName, flagValue, lastFlagValue, setFlag, withoutFlags } from './model/index.js';
 export {
   MANAGEMENT_CLUSTER,
   extraArgs,
@@ -220,7 +221,7 @@ export {
   type Labels,
   type Rke2EffectiveSettings,
 } from './distros/rke2/index.js';
-export type { JsonRecord } from './distros/shared/json-value.js';
+export type { JsonRecord } from './model/index.js';
 
 // The releases uproot knows per distribution (the twins' releases too)
 export {
@@ -257,10 +258,11 @@ export {
   type ImageReferenceProblem,
 } from './model/index.js';
 // Container images; the cluster snapshot's shapes the facts above read
-export { isEcrImage, type HelmChartFacts, type PolicyRule } from './checks/index.js';
-// The plan those facts are judged against, and its steps' ids
-export { STEP_IDS, isStepId } from './plan/plan-types.js';
-export type { GateType, MigrationPlan, StepId } from './plan/plan-types.js';
+export { isEcrImage } from './checks/index.js';
+export type { HelmChartFacts, PolicyRule } from './model/index.js';
+// The plan those facts are judged against
+export type { GateType, MigrationPlan, StepId } from './model/index.js';
+export { STEP_IDS, isStepId } from './model/index.js';
 
 // `uproot snapshot`'s record of a live cluster and its AWS account, which the sandbox replays as a twin (issue 27)
 export {

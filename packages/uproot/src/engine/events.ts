@@ -2,7 +2,7 @@
  * What the engine reports while it works. The toolkit passes these to its caller (the CLI prints them; tests
  * record them). Stable `type`s; data only, never secrets.
  */
-import type { Gate, StepId } from '../core/plan/plan-types.js';
+import type { Gate, StepId } from '../core/model/plan-types.js';
 import type { GateResult } from './journal/journal-schema.js';
 
 export type EngineEvent =

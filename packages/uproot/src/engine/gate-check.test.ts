@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../clock/index.js';
-import type { Gate } from '../core/plan/plan-types.js';
+import type { Gate } from '../core/model/plan-types.js';
 import { GateError } from '../errors/index.js';
 import type { EngineEvent } from './events.js';
 import { checkGate, type GateCheckActions, type GateRun } from './gate-check.js';

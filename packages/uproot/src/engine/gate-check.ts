@@ -3,7 +3,7 @@
  * aborted, timed for the journal, its lease observations added to the journal's timeline, then reported.
  */
 import type { Clock } from '../clock/index.js';
-import type { Gate, PlanStep } from '../core/plan/plan-types.js';
+import type { Gate, PlanStep } from '../core/model/plan-types.js';
 import type { EventSink } from './events.js';
 import type { GateRecord, GateResult, Journal, LeaseRecord } from './journal/journal-schema.js';
 import { appendLeaseRecords } from './journal/journal-transitions.js';

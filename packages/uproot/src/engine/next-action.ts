@@ -3,7 +3,7 @@
  * a run stopped at (a crash after any journal write, Ctrl-C, a failed gate), the next run asks this function
  * and continues without redoing a completed change or skipping an unverified one.
  */
-import type { StepId } from '../core/plan/plan-types.js';
+import type { StepId } from '../core/model/plan-types.js';
 import { assertNever } from '../errors/index.js';
 import type { Journal, StepRecord } from './journal/journal-schema.js';
 

@@ -3,7 +3,7 @@
  * through client-node, files, processes). The engine depends on no adapter module; the toolkit builds them and
  * hands them in (src/toolkit/session). Tests use the real adapters against the sandbox over loopback.
  */
-import type { ObjectRef } from '../core/plan/plan-types.js';
+import type { ObjectRef } from '../core/model/plan-types.js';
 import { UprootError } from '../errors/index.js';
 import type { Journal } from './journal/journal-schema.js';
 

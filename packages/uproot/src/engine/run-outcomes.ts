@@ -1,5 +1,5 @@
 /** Outcomes the executor and rollback report alike, and the exit code each means. */
-import type { Gate, StepId } from '../core/plan/plan-types.js';
+import type { Gate, StepId } from '../core/model/plan-types.js';
 import { ExitCode, type UprootError } from '../errors/index.js';
 import type { GateResult, Journal } from './journal/journal-schema.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../clock/index.js';
-import type { Change, MigrationPlan, PlanStep } from '../core/plan/plan-types.js';
+import type { Change, MigrationPlan, PlanStep } from '../core/model/plan-types.js';
 import { GateError } from '../errors/index.js';
 import type { Journal } from './journal/journal-schema.js';
 import { runPlan, type ChangeOutcome, type EngineActions } from './run-plan.js';

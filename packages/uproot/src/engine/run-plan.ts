@@ -3,7 +3,7 @@
  * every change and the outcome after it, and proving each step with its gates before the next starts. All I/O
  * is injected (`EngineActions`), so tests drive it with recording callbacks and simulated crashes.
  */
-import type { Change, MigrationPlan, PlanStep, StepId } from '../core/plan/plan-types.js';
+import type { Change, MigrationPlan, PlanStep, StepId } from '../core/model/plan-types.js';
 import { InternalError, UprootError } from '../errors/index.js';
 import type { EventSink } from './events.js';
 import { checkGate, type GateCheckActions } from './gate-check.js';

@@ -2,7 +2,7 @@
  * What may be stored in the journal: objects without managedFields (noise) and never a Secret's data (the
  * journal is a ConfigMap anyone with read access to kube-system can see, and a local file).
  */
-import type { Change, MigrationPlan } from '../core/plan/plan-types.js';
+import type { Change, MigrationPlan } from '../core/model/plan-types.js';
 import { cloneJson, isRecord, type JsonRecord } from './object-diff/json.js';
 
 export const REDACTED = '<redacted by uproot>';

@@ -1,5 +1,5 @@
 import type { FleetReportModel } from '../core/fleet/index.js';
-import { esc } from './render-html.js';
+import { esc } from './html-escape.js';
 
 /** The fleet report's index: one self-contained page, a row per cluster linking to the cluster's own report. */
 export function renderFleetReportHtml(model: FleetReportModel): string {

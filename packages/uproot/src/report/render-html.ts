@@ -1,6 +1,7 @@
 import { controllerRowText } from '../core/ownership/index.js';
 import type { ReportModel } from './report-model.js';
 import { renderTimelineSvg } from './timeline-svg.js';
+import { esc } from './html-escape.js';
 
 /** A self-contained page (inline CSS and SVG, no scripts, no external resources). */
 export function renderReportHtml(model: ReportModel): string {
@@ -57,11 +58,4 @@ ${rows}
 ${lbs ? `<h2>LoadBalancer Services kept</h2><ul>${lbs}</ul>` : ''}
 </body></html>
 `;
-}
-
-export function esc(s: string): string {
-  return s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
 }

@@ -1,6 +1,6 @@
 import { controllerRows, controllerRowText, type OwnershipReport } from '../core/ownership/index.js';
 import type { ReportStep } from './report-model.js';
-import { esc } from './render-html.js';
+import { esc } from './html-escape.js';
 
 const COLORS: Record<string, string> = {
   'kube-controller-manager': '#0969da',

@@ -5,7 +5,14 @@
  * folders (eslint.config.js, `uproot/imports-within` on src/cli). Each stays defined where it lives; this is
  * only the toolkit's door to it.
  */
-export { DISTROS, STEP_IDS, isStepId, type Distro, type Gate, type StepId } from '../core/plan/plan-types.js';
+export {
+  DISTROS,
+  STEP_IDS,
+  isStepId,
+  type Distro,
+  type Gate,
+  type StepId,
+} from '../core/model/plan-types.js';
 export { renderPlanText } from '../core/plan/render-text.js';
 export { describeGate } from '../engine/gates/evaluate-gate.js';
 export type { EngineEvent } from '../engine/events.js';

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { RealClock, type Clock } from '../clock/index.js';
 import { ProcessRunner } from '../adapters/process/run-command.js';
 import { writePlanOutDir } from '../adapters/files/plan-out-dir.js';
-import type { MigrationPlan } from '../core/plan/plan-types.js';
+import type { MigrationPlan } from '../core/model/plan-types.js';
 import { planFromSources } from './migrate-sources.js';
 import type { MigrateOptions } from './migrate.js';
 import { rkeBinaryTooling } from './rke-tooling-probe.js';

@@ -7,9 +7,8 @@ import { resolve } from 'node:path';
 import { MachineProcesses } from '../adapters/process/local-processes.js';
 import { connectJournalSession } from './session/journal-session.js';
 import type { Clock } from '../clock/index.js';
-import type { MigrationPlan, StepId } from '../core/plan/plan-types.js';
+import type { MigrationPlan } from '../core/model/plan-types.js';
 import { ExitCode, InputError } from '../errors/index.js';
-import type { CheckId } from '../core/checks/index.js';
 import { KubeGateReader } from '../adapters/kube/gate-reader.js';
 import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
 import type { Journal, LoadBalancerRecord } from '../engine/journal/journal-schema.js';
@@ -29,49 +28,17 @@ import { sanitizePlan } from '../engine/sanitize.js';
 import type { Clusters } from './session/cluster-access.js';
 import { clusterRefOf, type journalLocationFor } from '../engine/journal/journal-location.js';
 import { executionFor, requireConfirmation, withLockedJournal, type RunDeps } from './session/locked-run.js';
-import type { ExecutionFlags, RunHost } from './session/run-settings.js';
-import { validateTargets, type TargetFlags } from './targets.js';
+import type { RunHost } from './session/run-settings.js';
+import { validateTargets } from './targets.js';
 import { localJournalCopies } from '../adapters/files/journal-mirror.js';
 import { resumeRefusal, type ResumeInput } from './resume-decision.js';
 import { planFromSources, plannerTransforms, preflightRefuses, preflightVerdict } from './migrate-sources.js';
 import { rkeBinaryTooling } from './rke-tooling-probe.js';
 import { ProcessRunner } from '../adapters/process/run-command.js';
 
-export interface MigrateOptions extends TargetFlags, ExecutionFlags {
-  /** A plan reviewed beforehand (`uproot plan -o json`) instead of planning now. */
-  readonly planFile?: string;
-  readonly targetVersion?: string;
-  /** Accept a target release newer than uproot's release table (a brand-new release). */
-  readonly allowUnknownRelease?: boolean;
-  /** A cloud-controller-manager image tag instead of the pinned release. */
-  readonly ccmImageTag?: string;
-  /** Move nodeipam to the CCM too, where the CCM release implements it (the planner refuses otherwise). */
-  readonly withNodeIpam?: boolean;
-  /** Show the plan (or, with resume, what would happen next) and change nothing. */
-  readonly dryRun?: boolean;
-  /** Do not ask for confirmation (required when not at a terminal). */
-  readonly yes?: boolean;
-  /** Continue the journaled migration. */
-  readonly resume?: boolean;
-  /**
-   * Continue the journaled migration if one is unfinished, else start one: what a Job runs, so that the pod
-   * replacing a dead one carries on where it stopped.
-   */
-  readonly autoResume?: boolean;
-  /** Stop once this step is verified. */
-  readonly until?: StepId;
-  readonly skipPreflight?: boolean;
-  /** Where the local journal copy goes (default <cwd>/.uproot). */
-  readonly stateDir?: string;
-}
-
-export interface PreflightVerdict {
-  readonly outcome: 'pass' | 'warn' | 'fail';
-  /** One line per failed check, with its fix. */
-  readonly failures: readonly string[];
-  /** The failed checks' ids, in the order of `failures` (to tell those the plan itself fixes). */
-  readonly failedChecks?: readonly CheckId[];
-}
+// The options and preflight's verdict live beside the planning they feed (migrate-sources.ts reads them too).
+export type { MigrateOptions, PreflightVerdict } from './migrate-options.js';
+import type { MigrateOptions, PreflightVerdict } from './migrate-options.js';
 
 /** What a caller may inject; every dependency has a real default (the toolkit's own preflight and planner). */
 export interface MigrateDeps extends RunDeps {

@@ -9,7 +9,7 @@ import { writePlanOutDir } from '../adapters/files/plan-out-dir.js';
 import { parseDistro } from '../core/distros/detect.js';
 import type { SourceFile } from '../core/distros/shared/yaml-source.js';
 import { planClusterFiles, type PlanRequest } from '../core/plan/plan-cluster.js';
-import type { MigrationPlan } from '../core/plan/plan-types.js';
+import type { MigrationPlan } from '../core/model/plan-types.js';
 import { InputError } from '../errors/index.js';
 
 export interface PlanOptions {

@@ -6,7 +6,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { RealClock, type Clock } from '../clock/index.js';
 import { InputError } from '../errors/index.js';
-import { parseKubernetesVersion } from '../core/kubernetes-version/index.js';
+import { parseKubernetesVersion } from '../core/model/kubernetes-version.js';
 import {
   PREFLIGHT_SCHEMA_VERSION,
   buildContext,
@@ -15,13 +15,11 @@ import {
   runChecksIn,
   summarize,
   withIamEvaluation,
-  type AwsFacts,
-  type ClusterDefinition,
-  type NodeFacts,
   type PreflightReport,
-  type PreflightSnapshot,
-  type Readable,
 } from '../core/checks/index.js';
+import type { AwsFacts, NodeFacts, PreflightSnapshot } from '../core/model/snapshot.js';
+import type { Readable } from '../core/model/readable.js';
+import type { ClusterDefinition } from '../core/model/cluster-definition.js';
 import { describeTarget } from '../adapters/kube/index.js';
 import { readClusterSnapshot } from '../adapters/kube/cluster-snapshot.js';
 import { readClusterDefinitionFile, readRancherCluster } from '../adapters/cluster-source/index.js';

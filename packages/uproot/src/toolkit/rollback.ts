@@ -6,7 +6,7 @@
  */
 import { MachineProcesses } from '../adapters/process/local-processes.js';
 import { connectJournalSession, requireRancherCluster } from './session/journal-session.js';
-import type { PlanStep, StepId } from '../core/plan/plan-types.js';
+import type { PlanStep, StepId } from '../core/model/plan-types.js';
 import { ExitCode, InputError } from '../errors/index.js';
 import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
 import type { Journal } from '../engine/journal/journal-schema.js';

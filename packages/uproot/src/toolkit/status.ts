@@ -6,7 +6,7 @@
 import { connectJournalSession, requireRancherCluster } from './session/journal-session.js';
 import { resolve } from 'node:path';
 import { RealClock, type Clock, type Random } from '../clock/index.js';
-import type { StepId } from '../core/plan/plan-types.js';
+import type { StepId } from '../core/model/plan-types.js';
 import { UprootError } from '../errors/index.js';
 import { JournalMirror, mirroredClusters } from '../adapters/files/journal-mirror.js';
 import { KubeGateReader, leaseFacts } from '../adapters/kube/gate-reader.js';

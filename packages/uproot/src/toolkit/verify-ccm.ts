@@ -3,8 +3,8 @@
  * (RKE2, RKE), or on kubeadm the static pod on every control-plane node. Either way the CCM runs
  * --cloud-provider=aws, and without leader migration once the plan's disable-leader-migration step is done.
  */
-import { flagEnabled, parseFlags } from '../core/checks/facts/component-flags.js';
-import type { Distro } from '../core/plan/plan-types.js';
+import { flagEnabled, parseFlags } from '../core/model/component-flags.js';
+import type { Distro } from '../core/model/plan-types.js';
 import type { KubeGateReader } from '../adapters/kube/gate-reader.js';
 import type { ObjectStore } from '../engine/ports.js';
 import { evaluateDaemonSetRollout } from '../engine/gates/daemonset-rollout.js';

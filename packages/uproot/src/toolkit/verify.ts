@@ -7,7 +7,7 @@
  */
 import type { Clock, Random } from '../clock/index.js';
 import { parseProviderId, nodeNameLookup } from '../core/checks/facts/provider-id.js';
-import type { Distro } from '../core/plan/plan-types.js';
+import type { Distro } from '../core/model/plan-types.js';
 import { ExitCode } from '../errors/index.js';
 import { ec2Instances, type InstanceFact, type InstanceReader } from '../adapters/aws/instance-reader.js';
 import { KubeGateReader } from '../adapters/kube/gate-reader.js';

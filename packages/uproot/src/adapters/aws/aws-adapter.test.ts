@@ -7,7 +7,7 @@ import { profileNameOf } from './iam-reader.js';
 import { chunk, mapLimited } from './ec2-reader.js';
 import { retryStrategy } from './retry-strategy.js';
 import { PREFLIGHT_AWS_ACTIONS } from './preflight-actions.js';
-import type { NodeFacts } from '../../core/checks/index.js';
+import type { NodeFacts } from '../../core/model/snapshot.js';
 
 const node = (labels: Record<string, string>, providerID?: string): NodeFacts => ({
   name: 'n',

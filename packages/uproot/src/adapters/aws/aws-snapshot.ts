@@ -5,20 +5,18 @@
  * LoadBalancer Services — the load balancers. Every failure becomes a reason; nothing here throws.
  */
 import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
-import {
-  isInstanceId,
-  nodeNameLookup,
-  parseProviderId,
-  type AwsFacts,
-  type Ec2InstanceFacts,
-  type IamFacts,
-  type LoadBalancerFacts,
-  type NodeFacts,
-  type Readable,
-  type SecurityGroupFacts,
-  type SubnetFacts,
-  type VpcDhcpFacts,
-} from '../../core/checks/index.js';
+import { isInstanceId, nodeNameLookup, parseProviderId } from '../../core/checks/index.js';
+import type {
+  AwsFacts,
+  Ec2InstanceFacts,
+  IamFacts,
+  LoadBalancerFacts,
+  NodeFacts,
+  SecurityGroupFacts,
+  SubnetFacts,
+  VpcDhcpFacts,
+} from '../../core/model/snapshot.js';
+import type { Readable } from '../../core/model/readable.js';
 import type { AwsClients } from './aws-clients.js';
 import { awsFailureReason } from './aws-errors.js';
 import { describeInstances, describeSecurityGroups, describeSubnets } from './ec2-reader.js';

@@ -11,7 +11,7 @@ import {
   type Instance,
   type Tag,
 } from '@aws-sdk/client-ec2';
-import type { Ec2InstanceFacts, SecurityGroupFacts, SubnetFacts } from '../../core/checks/index.js';
+import type { Ec2InstanceFacts, SecurityGroupFacts, SubnetFacts } from '../../core/model/snapshot.js';
 
 export const FILTER_VALUES_PER_CALL = 200;
 const PAGE = 1000;

@@ -8,7 +8,7 @@ import {
   type DescribeLoadBalancersCommandOutput as V2Output,
   type ElasticLoadBalancingV2Client,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import type { LoadBalancerFacts } from '../../core/checks/index.js';
+import type { LoadBalancerFacts } from '../../core/model/snapshot.js';
 
 export async function describeLoadBalancers(
   elb: ElasticLoadBalancingClient,

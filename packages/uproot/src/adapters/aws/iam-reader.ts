@@ -18,8 +18,8 @@ import type {
   IamPolicyFacts,
   IamRoleFacts,
   InstanceProfileFacts,
-  Readable,
-} from '../../core/checks/index.js';
+} from '../../core/model/snapshot.js';
+import type { Readable } from '../../core/model/readable.js';
 import { decodePolicyDocument } from '../../core/iam/index.js';
 import { awsFailureReason } from './aws-errors.js';
 

@@ -2,7 +2,8 @@
  * Which region to read: --region, then AWS_REGION (AWS_DEFAULT_REGION), then the nodes' own
  * `topology.kubernetes.io/region` label, then the zone in their providerIDs.
  */
-import { parseProviderId, type NodeFacts } from '../../core/checks/index.js';
+import { parseProviderId } from '../../core/checks/index.js';
+import type { NodeFacts } from '../../core/model/snapshot.js';
 
 export function resolveRegion(
   flag: string | undefined,

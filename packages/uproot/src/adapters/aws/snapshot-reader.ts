@@ -19,7 +19,8 @@ import {
   type ElasticLoadBalancingV2Client,
   type LoadBalancer as V2LoadBalancer,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import type { Readable, SecurityGroupFacts } from '../../core/checks/index.js';
+import type { Readable } from '../../core/model/readable.js';
+import type { SecurityGroupFacts } from '../../core/model/snapshot.js';
 import type { SnapshotAws } from '../../core/snapshot/index.js';
 import type { AwsClients } from './aws-clients.js';
 import { awsFailureReason } from './aws-errors.js';

@@ -11,7 +11,8 @@ import {
   type EC2Client,
   type Vpc,
 } from '@aws-sdk/client-ec2';
-import type { Readable, VpcDhcpFacts } from '../../core/checks/index.js';
+import type { Readable } from '../../core/model/readable.js';
+import type { VpcDhcpFacts } from '../../core/model/snapshot.js';
 import { awsFailureReason } from './aws-errors.js';
 import { chunk, FILTER_VALUES_PER_CALL, tagsOf } from './ec2-reader.js';
 

@@ -14,7 +14,9 @@ import { parseClusterRef, type RancherClusterRef } from '../../core/distros/rke2
 import type { SourceFile } from '../../core/distros/shared/yaml-source.js';
 import type { ObjectStore } from '../../engine/ports.js';
 import { makeKeepAliveApiClient } from '../../election/kube-http/index.js';
-import { readClusterDefinition, type ClusterDefinition, type Readable } from '../../core/checks/index.js';
+import { readClusterDefinition } from '../../core/distros/preflight-definition.js';
+import type { ClusterDefinition } from '../../core/model/cluster-definition.js';
+import type { Readable } from '../../core/model/readable.js';
 import { detectDistro } from '../../core/distros/detect.js';
 import { findClusters } from '../../core/distros/rke2/index.js';
 import { isRkeDocument } from '../../core/distros/rke/index.js';

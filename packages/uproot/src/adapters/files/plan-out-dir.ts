@@ -14,7 +14,7 @@ import {
 } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { OUT_MANIFEST, planOutDir, type OutDirListing, type OutFile } from '../../core/plan/out-dir.js';
-import type { MigrationPlan } from '../../core/plan/plan-types.js';
+import type { MigrationPlan } from '../../core/model/plan-types.js';
 import { InputError } from '../../errors/index.js';
 
 function listFiles(root: string): string[] {

@@ -23,14 +23,16 @@ import {
   CCM_NAMESPACE,
   isCcmDaemonSet,
   migrationLeaseReviewRequests,
-  type AccessReview,
-  type ClusterDefinition,
-  type DaemonSetFacts,
-  type Identity,
-  type KubeSnapshot,
-  type Readable,
-  type ResourceAttributes,
 } from '../../core/checks/index.js';
+import type {
+  AccessReview,
+  DaemonSetFacts,
+  Identity,
+  KubeSnapshot,
+  ResourceAttributes,
+} from '../../core/model/snapshot.js';
+import type { Readable } from '../../core/model/readable.js';
+import type { ClusterDefinition } from '../../core/model/cluster-definition.js';
 import type { CallCounter } from './request-counter.js';
 import { fatalError, isFatal, skipReason } from './kube-read-error.js';
 import {

@@ -2,7 +2,7 @@
  * Reads the facts gates judge, over paged lists (no per-node GETs). Downstream objects come from the cluster
  * being migrated; the Rancher provisioning Cluster from the management cluster when there is one.
  */
-import type { ObjectRef } from '../../core/plan/plan-types.js';
+import type { ObjectRef } from '../../core/model/plan-types.js';
 import type {
   AccessAnswer,
   AccessQuestion,

@@ -1,5 +1,5 @@
 /**
- * Reduces client-node objects to the plain facts preflight judges (src/core/checks/snapshot.ts), so the
+ * Reduces client-node objects to the plain facts preflight judges (src/core/model/snapshot.ts), so the
  * snapshot of a large cluster stays small and carries nothing secret (no env, no secrets, no tokens).
  */
 import type {
@@ -25,8 +25,8 @@ import type {
   RoleBindingFacts,
   RoleFacts,
   StorageClassFacts,
-  Toleration,
-} from '../../core/checks/index.js';
+} from '../../core/model/snapshot.js';
+import type { Toleration } from '../../core/model/taint.js';
 import { EBS_CSI_DRIVER } from '../../core/checks/index.js';
 
 /** Annotations the checks read; everything else is dropped. */

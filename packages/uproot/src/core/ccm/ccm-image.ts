@@ -1,5 +1,5 @@
 import { InputError } from '../../errors/index.js';
-import type { KubernetesVersion } from '../kubernetes-version/index.js';
+import type { KubernetesVersion } from '../model/kubernetes-version.js';
 import { FIRST_CCM_MINOR, releasesOf, type CcmRelease } from './ccm-releases.js';
 import { CCM_DEFECTS, hasDefect } from './known-defects.js';
 

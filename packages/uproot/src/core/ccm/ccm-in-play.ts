@@ -3,12 +3,33 @@
  * (by its image tag), and, when none is, the release uproot pins for the version the migration ends at.
  * Checks that depend on the CCM's release (known defects, IAM actions) judge these.
  */
-import type { CheckContext } from '../checks/check-context.js';
-import { flagEnabled, parseFlags } from '../checks/facts/component-flags.js';
-import { imageTag } from '../model/index.js';
+import {
+  flagEnabled,
+  imageTag,
+  parseFlags,
+  type ClusterDefinition,
+  type Flags,
+  type KubeSnapshot,
+  type KubernetesVersion,
+  type Readable,
+} from '../model/index.js';
 import { ccmTagRelease, pinnedCcmRelease } from './ccm-image.js';
 import type { CcmRelease } from './ccm-releases.js';
 import { findCcmDeployments, type CcmDeployment } from './installed-chart.js';
+
+/**
+ * What the CCMs in play are read from: the snapshot, the cluster definition, the versions and the
+ * kube-controller-managers' flags. Plain data; a preflight check's context (src/core/checks) is one.
+ */
+export interface CcmCluster {
+  readonly snapshot: { readonly kube: KubeSnapshot };
+  readonly profile: {
+    readonly definition?: ClusterDefinition;
+    readonly version?: KubernetesVersion;
+    readonly targetVersion?: KubernetesVersion;
+    readonly kcm: Readable<readonly { readonly flags: Flags }[]>;
+  };
+}
 
 export interface CcmInPlay {
   readonly release: CcmRelease;
@@ -20,7 +41,7 @@ export interface CcmInPlay {
   readonly runsRoute: boolean;
 }
 
-export function ccmsInPlay(ctx: CheckContext): CcmInPlay[] {
+export function ccmsInPlay(ctx: CcmCluster): CcmInPlay[] {
   const out: CcmInPlay[] = [];
   for (const d of findCcmDeployments(ctx.snapshot.kube, ctx.profile.definition)) {
     const tag = d.image ? imageTag(d.image) : undefined;
@@ -59,7 +80,7 @@ export function ccmsInPlay(ctx: CheckContext): CcmInPlay[] {
  * The cluster relies on cloud routes: its kube-controller-managers allocate pod CIDRs and configure cloud
  * routes, so the route controller (in-tree now) must run in the CCM after the migration.
  */
-export function clusterUsesCloudRoutes(ctx: CheckContext): boolean {
+export function clusterUsesCloudRoutes(ctx: CcmCluster): boolean {
   return (
     ctx.profile.kcm.state === 'ok' &&
     ctx.profile.kcm.value.some(

@@ -9,7 +9,7 @@
  * `registry.k8s.io/provider-aws/cloud-controller-manager` lists it; until then an unpulled image would stop the
  * rollout gate with ImagePullBackOff, and `--ccm-image-tag` picks another release.
  */
-import type { KubernetesVersion } from '../kubernetes-version/index.js';
+import type { KubernetesVersion } from '../model/kubernetes-version.js';
 
 /** When the table was last compared with the upstream tags. */
 export const CCM_RELEASES_AS_OF = '2026-11-22';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ROLE_TAINTS, isTolerated, type Toleration } from '../scheduling/index.js';
+import { ROLE_TAINTS, isTolerated } from '../scheduling/index.js';
+import type { Toleration } from '../model/taint.js';
 import { ensureCcmValues, renderCcmValues, type ControlPlaneFlavor } from './chart-values.js';
 
 const UNINITIALIZED = {

@@ -4,10 +4,11 @@
  * image (v1.35.0) is far newer than any cluster that still runs the in-tree provider (reference §6).
  */
 import { stringify } from 'yaml';
-import type { ManualAction } from '../plan/plan-types.js';
-import { cloneJson, isRecord, type JsonRecord } from '../distros/shared/json-value.js';
-import { flagName, setFlag, withoutFlags } from '../distros/shared/flag-list.js';
-import { ROLE_TAINTS, isTolerated, tolerationFor, type Taint, type Toleration } from '../scheduling/index.js';
+import type { ManualAction } from '../model/plan-types.js';
+import { cloneJson, isRecord, type JsonRecord } from '../model/json-value.js';
+import { flagName, setFlag, withoutFlags } from '../model/flag-list.js';
+import { ROLE_TAINTS, isTolerated, tolerationFor } from '../scheduling/index.js';
+import type { Taint, Toleration } from '../model/taint.js';
 import { CCM_CHART } from './chart-defaults.js';
 import { CCM_IMAGE_REPOSITORY } from './ccm-image.js';
 

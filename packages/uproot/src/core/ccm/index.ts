@@ -77,4 +77,4 @@ export {
   recommendedPlacement,
   type CcmDeployment,
 } from './installed-chart.js';
-export { ccmsInPlay, clusterUsesCloudRoutes, type CcmInPlay } from './ccm-in-play.js';
+export { ccmsInPlay, clusterUsesCloudRoutes, type CcmCluster, type CcmInPlay } from './ccm-in-play.js';

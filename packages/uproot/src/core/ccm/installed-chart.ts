@@ -6,9 +6,9 @@
  * overridden or set to null), lists replace.
  */
 import { parseAllDocuments } from 'yaml';
-import type { DaemonSetFacts, HelmChartFacts, KubeSnapshot, PolicyRule } from '../checks/snapshot.js';
-import type { ClusterDefinition } from '../checks/facts/cluster-definition.js';
-import type { Toleration } from '../scheduling/index.js';
+import type { DaemonSetFacts, HelmChartFacts, KubeSnapshot, PolicyRule } from '../model/snapshot.js';
+import type { ClusterDefinition } from '../model/cluster-definition.js';
+import type { Toleration } from '../model/taint.js';
 import { CCM_CHART, CCM_CHART_DEFAULT_VALUES } from './chart-defaults.js';
 
 export const CCM_NAMESPACE = CCM_CHART_DEFAULT_VALUES.namespace;

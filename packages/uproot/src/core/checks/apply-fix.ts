@@ -11,7 +11,7 @@ import type {
   PreflightSnapshot,
   RoleBindingFacts,
   RoleFacts,
-} from './snapshot.js';
+} from '../model/snapshot.js';
 import { rolesAllow } from './facts/rbac-rules.js';
 
 export function isMechanical(fix: Fix): boolean {

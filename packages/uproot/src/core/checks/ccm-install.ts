@@ -11,14 +11,14 @@
 import { stringify } from 'yaml';
 import { fail, pass, warn, type CheckResult, type Fix } from './check-result.js';
 import type { CheckContext } from './check-context.js';
-import { flagEnabled, parseFlags } from './facts/component-flags.js';
+import { flagEnabled, parseFlags } from '../model/component-flags.js';
 import { CCM_NAMESPACE, CCM_SERVICE_ACCOUNT, findCcmDeployments, type CcmDeployment } from '../ccm/index.js';
 import { ruleAllows } from './facts/rbac-rules.js';
 import { clusterUsesCloudRoutes } from '../ccm/index.js';
 import { defaultConfigIsSafe } from '../leader-migration/index.js';
 import { ccmImageTagFor, ccmTagMinor } from '../ccm/index.js';
 import { imageTag } from '../model/index.js';
-import { minorString, type KubernetesVersion } from '../kubernetes-version/index.js';
+import { minorString, type KubernetesVersion } from '../model/kubernetes-version.js';
 
 const ID = 'ccm-install';
 

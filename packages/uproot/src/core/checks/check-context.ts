@@ -2,7 +2,7 @@
  * What every check receives: the snapshot, the options, and facts derived once (the cluster profile, each
  * node's EC2 instance), so a 5,000-node cluster is indexed once, not once per check.
  */
-import type { Ec2InstanceFacts, NodeFacts, PreflightSnapshot } from './snapshot.js';
+import type { Ec2InstanceFacts, NodeFacts, PreflightSnapshot } from '../model/snapshot.js';
 import type { CheckResult } from './check-result.js';
 import { buildProfile, type ClusterProfile } from './facts/cluster-profile.js';
 import {

@@ -6,7 +6,7 @@ import {
   type DeepMutable,
   type MutableSnapshot,
 } from './fixtures/mutable.js';
-import type { DaemonSetFacts } from './snapshot.js';
+import type { DaemonSetFacts } from '../model/snapshot.js';
 
 const ccm = (args: string[]): DeepMutable<DaemonSetFacts> => ({
   namespace: 'kube-system',

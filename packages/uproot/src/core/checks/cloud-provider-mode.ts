@@ -6,9 +6,9 @@
  */
 import { fail, pass, skip, warn, type CheckResult, type Fix } from './check-result.js';
 import { plural, type CheckContext } from './check-context.js';
-import { flagEnabled, parseFlags } from './facts/component-flags.js';
-import { findCcmDeployments } from '../ccm/index.js';
-import { kcmFromDefinition } from './facts/cluster-profile.js';
+import { flagEnabled, parseFlags } from '../model/component-flags.js';
+import { findCcmDeployments, type CcmDeployment } from '../ccm/index.js';
+import { kcmFromDefinition, type KcmView } from './facts/cluster-profile.js';
 
 const ID = 'cloud-provider-mode';
 
@@ -21,11 +21,31 @@ function modeOf(value: string | undefined): Mode {
   return 'other';
 }
 
-// eslint-disable-next-line max-lines-per-function -- split by wt-floor
 export function checkCloudProviderMode(ctx: CheckContext): CheckResult {
   const kcm = ctx.profile.kcm;
   if (kcm.state === 'unavailable') return skip(ID, kcm.reason);
-  const modes = kcm.value.map((v) => ({ view: v, mode: modeOf(v.flags.get('cloud-provider')) }));
+  const seen = observe(ctx, kcm.value);
+  const only = seen.distinct.size === 1 ? [...seen.distinct][0] : undefined;
+  if (only === 'aws') return judgeInTree(ctx, seen);
+  if (only === 'external') return judgeExternal(seen);
+  if (only === 'none') return judgeNoProvider(seen);
+  return judgeMixed(seen);
+}
+
+/** What the check sees: each KCM's --cloud-provider, the installed CCMs, and whether each runs leader migration. */
+interface Observed {
+  readonly modes: readonly { readonly view: KcmView; readonly mode: Mode }[];
+  readonly ccms: readonly CcmDeployment[];
+  readonly distinct: ReadonlySet<Mode>;
+  readonly definitionDrift: string | undefined;
+  readonly kcmMigrating: boolean;
+  readonly ccmMigrating: boolean;
+  readonly details: string[];
+  readonly resources: { kind: string; name: string }[];
+}
+
+function observe(ctx: CheckContext, views: readonly KcmView[]): Observed {
+  const modes = views.map((v) => ({ view: v, mode: modeOf(v.flags.get('cloud-provider')) }));
   const ccms = findCcmDeployments(ctx.snapshot.kube, ctx.profile.definition).filter(
     (c) => c.kind !== 'planned',
   );
@@ -44,83 +64,92 @@ export function checkCloudProviderMode(ctx: CheckContext): CheckResult {
     kind: 'KubeControllerManager',
     name: m.view.nodeName ?? m.view.source,
   }));
+  return { modes, ccms, distinct, definitionDrift, kcmMigrating, ccmMigrating, details, resources };
+}
 
-  if (distinct.size === 1 && distinct.has('aws')) {
-    if (ccms.length === 0) {
-      const msg = `in-tree: ${plural(modes.length, 'kube-controller-manager')} run --cloud-provider=aws and no CCM is installed; ready to migrate`;
-      return definitionDrift
-        ? warn(ID, `${msg}, but ${definitionDrift}`, [driftFix(ctx)], { details, resources })
-        : pass(ID, msg, { details, resources });
-    }
-    if (kcmMigrating && ccmMigrating) {
-      return warn(
-        ID,
-        'mixed: a migration is in progress (in-tree KCMs and a CCM, both with leader migration)',
-        [
-          {
-            type: 'commands',
-            description: 'finish (or roll back) the migration that is under way',
-            commands: ['uproot status', 'uproot migrate --resume'],
-          },
-        ],
-        { details, resources },
-      );
-    }
-    return fail(
-      ID,
-      `mixed: a CCM runs next to in-tree kube-controller-managers without leader migration on ${kcmMigrating ? 'the CCM' : 'the KCMs'}: the cloud controllers run in both`,
-      [
-        {
-          type: 'manual',
-          description:
-            'enable leader migration on both managers before the CCM runs, or remove the CCM until the migration',
-          steps: [
-            'add --enable-leader-migration to every kube-controller-manager (RKE2: kube-controller-manager-arg; RKE: services.kube-controller.extra_args)',
-            'add --enable-leader-migration=true to the CCM chart args',
-          ],
-        },
-      ],
-      { details, resources },
-    );
+/** Every KCM runs the in-tree provider: ready, a migration under way, or a CCM racing the KCMs. */
+function judgeInTree(ctx: CheckContext, seen: Observed): CheckResult {
+  const { modes, ccms, definitionDrift, kcmMigrating, ccmMigrating, details, resources } = seen;
+  if (ccms.length === 0) {
+    const msg = `in-tree: ${plural(modes.length, 'kube-controller-manager')} run --cloud-provider=aws and no CCM is installed; ready to migrate`;
+    return definitionDrift
+      ? warn(ID, `${msg}, but ${definitionDrift}`, [driftFix(ctx)], { details, resources })
+      : pass(ID, msg, { details, resources });
   }
-  if (distinct.size === 1 && distinct.has('external')) {
-    if (ccms.length > 0) {
-      return pass(
-        ID,
-        `external: the kube-controller-managers run --cloud-provider=external and a CCM is installed; nothing to migrate`,
-        { details, resources },
-      );
-    }
-    return fail(
+  if (kcmMigrating && ccmMigrating) {
+    return warn(
       ID,
-      'external without a cloud-controller-manager: new nodes stay uninitialized and LoadBalancer Services are not reconciled',
+      'mixed: a migration is in progress (in-tree KCMs and a CCM, both with leader migration)',
       [
         {
           type: 'commands',
-          description: 'install the aws-cloud-controller-manager now',
-          commands: ['uproot plan', 'uproot migrate'],
+          description: 'finish (or roll back) the migration that is under way',
+          commands: ['uproot status', 'uproot migrate --resume'],
         },
       ],
       { details, resources },
     );
   }
-  if (distinct.size === 1 && distinct.has('none')) {
-    return warn(
+  return fail(
+    ID,
+    `mixed: a CCM runs next to in-tree kube-controller-managers without leader migration on ${kcmMigrating ? 'the CCM' : 'the KCMs'}: the cloud controllers run in both`,
+    [
+      {
+        type: 'manual',
+        description:
+          'enable leader migration on both managers before the CCM runs, or remove the CCM until the migration',
+        steps: [
+          'add --enable-leader-migration to every kube-controller-manager (RKE2: kube-controller-manager-arg; RKE: services.kube-controller.extra_args)',
+          'add --enable-leader-migration=true to the CCM chart args',
+        ],
+      },
+    ],
+    { details, resources },
+  );
+}
+
+function judgeExternal({ ccms, details, resources }: Observed): CheckResult {
+  if (ccms.length > 0) {
+    return pass(
       ID,
-      'no cloud provider: the kube-controller-managers run without --cloud-provider; there is nothing to migrate from',
-      [
-        {
-          type: 'manual',
-          description:
-            'installing the CCM on a cluster without any cloud provider is a fresh setup, not a migration',
-          steps: [
-            'follow Rancher "Setting up the Amazon Cloud Provider" for an external provider instead of uproot migrate',
-          ],
-        },
-      ],
+      `external: the kube-controller-managers run --cloud-provider=external and a CCM is installed; nothing to migrate`,
       { details, resources },
     );
   }
+  return fail(
+    ID,
+    'external without a cloud-controller-manager: new nodes stay uninitialized and LoadBalancer Services are not reconciled',
+    [
+      {
+        type: 'commands',
+        description: 'install the aws-cloud-controller-manager now',
+        commands: ['uproot plan', 'uproot migrate'],
+      },
+    ],
+    { details, resources },
+  );
+}
+
+function judgeNoProvider({ details, resources }: Observed): CheckResult {
+  return warn(
+    ID,
+    'no cloud provider: the kube-controller-managers run without --cloud-provider; there is nothing to migrate from',
+    [
+      {
+        type: 'manual',
+        description:
+          'installing the CCM on a cluster without any cloud provider is a fresh setup, not a migration',
+        steps: [
+          'follow Rancher "Setting up the Amazon Cloud Provider" for an external provider instead of uproot migrate',
+        ],
+      },
+    ],
+    { details, resources },
+  );
+}
+
+/** The KCMs disagree: a rolling migration (the in-tree ones with leader migration) or not. */
+function judgeMixed({ modes, distinct, details, resources }: Observed): CheckResult {
   const migrating = modes
     .filter((m) => m.mode === 'aws')
     .every((m) => flagEnabled(m.view.flags, 'enable-leader-migration', false));

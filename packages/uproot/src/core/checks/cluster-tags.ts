@@ -8,7 +8,7 @@
  */
 import { fail, pass, skip, warn, type CheckResult, type Fix, type ResourceRef } from './check-result.js';
 import { awsSkipReason, nodesSkipReason, plural, type CheckContext } from './check-context.js';
-import type { Ec2InstanceFacts, SecurityGroupFacts } from './snapshot.js';
+import type { Ec2InstanceFacts, SecurityGroupFacts } from '../model/snapshot.js';
 import {
   LEGACY_CLUSTER_TAG,
   clusterTagKey,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { okValue, resultOf, snapshotWith, type MutableSnapshot } from './fixtures/mutable.js';
-import type { DaemonSetFacts, Toleration } from './snapshot.js';
+import type { DaemonSetFacts } from '../model/snapshot.js';
+import type { Toleration } from '../model/taint.js';
 
 const UNINITIALIZED: Toleration = {
   key: 'node.cloudprovider.kubernetes.io/uninitialized',

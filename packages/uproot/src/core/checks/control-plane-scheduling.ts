@@ -14,7 +14,8 @@
 import { stringify } from 'yaml';
 import { fail, pass, skip, warn, type CheckResult, type Fix } from './check-result.js';
 import { plural, type CheckContext } from './check-context.js';
-import type { NodeFacts, Taint, Toleration } from './snapshot.js';
+import type { NodeFacts } from '../model/snapshot.js';
+import type { Taint, Toleration } from '../model/taint.js';
 import {
   CCM_NAMESPACE,
   findCcmDeployments,

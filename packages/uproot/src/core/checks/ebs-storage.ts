@@ -7,8 +7,8 @@
  */
 import { fail, pass, skip, warn, type CheckResult, type Fix, type ResourceRef } from './check-result.js';
 import { plural, type CheckContext } from './check-context.js';
-import { keyValueList } from './facts/component-flags.js';
-import type { PersistentVolumeFacts } from './snapshot.js';
+import { keyValueList } from '../model/component-flags.js';
+import type { PersistentVolumeFacts } from '../model/snapshot.js';
 
 const ID = 'ebs-storage';
 export const EBS_CSI_DRIVER = 'ebs.csi.aws.com';

@@ -3,7 +3,7 @@
  * async; the checks stay synchronous and pure).
  */
 import { evaluateIam } from '../iam/index.js';
-import type { PreflightSnapshot } from './snapshot.js';
+import type { PreflightSnapshot } from '../model/snapshot.js';
 
 export async function withIamEvaluation(snapshot: PreflightSnapshot): Promise<PreflightSnapshot> {
   const aws = snapshot.aws;

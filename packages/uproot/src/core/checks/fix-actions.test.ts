@@ -10,7 +10,7 @@ import { runChecks } from './run-checks.js';
 import { CHECK_IDS, type CheckResult, type Fix } from './check-result.js';
 import { migrationLeaseReviewRequests } from './migration-lease-rbac.js';
 import type { CheckOptions } from './check-context.js';
-import type { PreflightSnapshot } from './snapshot.js';
+import type { PreflightSnapshot } from '../model/snapshot.js';
 
 const kcm = (m: MutableSnapshot) =>
   okValue(m.kube.componentPods).filter((p) => p.component === 'kube-controller-manager');

@@ -10,7 +10,7 @@ import {
 import { withIamEvaluation } from './evaluate-snapshot.js';
 import { applyFix } from './apply-fix.js';
 import { CONTROL_PLANE_ACTIONS, NODE_ECR_ACTIONS } from '../iam/index.js';
-import type { PreflightSnapshot } from './snapshot.js';
+import type { PreflightSnapshot } from '../model/snapshot.js';
 
 const role = (m: MutableSnapshot, name: 'prod-control-plane' | 'prod-node') =>
   okValue(okValue(okValue(m.aws).iam).roles[name]);

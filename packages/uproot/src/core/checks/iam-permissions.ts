@@ -23,10 +23,10 @@ import {
   NODE_EC2_ACTIONS,
   NODE_ECR_ACTIONS,
   ccmVersionedActions,
-  type RoleEvaluation,
   type VersionedCcmAction,
 } from '../iam/index.js';
-import { compareVersions } from '../kubernetes-version/index.js';
+import type { RoleEvaluation } from '../model/iam-evaluation.js';
+import { compareVersions } from '../model/kubernetes-version.js';
 import { featureSince } from '../ccm/index.js';
 import { ccmsInPlay, type CcmInPlay } from '../ccm/index.js';
 

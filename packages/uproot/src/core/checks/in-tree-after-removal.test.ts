@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readClusterDefinition } from './facts/cluster-definition.js';
+import { readClusterDefinition } from '../distros/preflight-definition.js';
 import { okValue, resultOf, snapshotWith, type MutableSnapshot } from './fixtures/mutable.js';
-import type { ClusterDefinition } from './facts/cluster-definition.js';
+import type { ClusterDefinition } from '../model/cluster-definition.js';
 
 function define(m: MutableSnapshot, definition: ClusterDefinition): void {
   m.kube.clusterDefinition = { state: 'ok', value: structuredClone(definition) as never };

@@ -7,17 +7,12 @@
  * out is to go back to the version the nodes still run, then migrate as part of the upgrade.
  */
 import { rke2ComponentProvider } from '../distros/rke2/index.js';
-import { lastFlagValue } from '../distros/shared/flag-list.js';
-import {
-  apiserverStartFailure,
-  atLeast,
-  kcmStartFailure,
-  kubeletStartFailure,
-  type KubernetesVersion,
-} from '../kubernetes-version/index.js';
+import { lastFlagValue } from '../model/flag-list.js';
+import { apiserverStartFailure, kcmStartFailure, kubeletStartFailure } from '../kubernetes-version/index.js';
+import { atLeast, type KubernetesVersion } from '../model/kubernetes-version.js';
 import { fail, pass, skip, type CheckResult, type Fix, type ResourceRef } from './check-result.js';
 import type { CheckContext } from './check-context.js';
-import type { ClusterDefinition, Rke2Definition } from './facts/cluster-definition.js';
+import type { ClusterDefinition, Rke2Definition } from '../model/cluster-definition.js';
 import { tryParse } from './facts/cluster-profile.js';
 import { imageTag } from '../model/index.js';
 

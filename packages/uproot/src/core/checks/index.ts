@@ -1,5 +1,4 @@
 /** Preflight checks: pure functions over a plain-data snapshot of a cluster and its AWS account. */
-export * from './snapshot.js';
 export * from './check-result.js';
 export { runChecks, runChecksIn, outcomeOf, summarize, CHECKS, type Outcome } from './run-checks.js';
 export {
@@ -26,7 +25,6 @@ export {
   KCM_IDENTITY,
   CCM_IDENTITY,
 } from './migration-lease-rbac.js';
-export { readClusterDefinition, type ClusterDefinition } from './facts/cluster-definition.js';
 export { isControlPlaneNode, type Distro } from './facts/cluster-profile.js';
 export { parseProviderId, nodeNameLookup, canonicalProviderId, isInstanceId } from './facts/provider-id.js';
 export { toleratesTaint, placementOnNode } from './facts/scheduling.js';

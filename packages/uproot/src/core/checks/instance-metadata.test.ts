@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { okValue, resultOf, snapshotWith, type MutableSnapshot } from './fixtures/mutable.js';
-import type { DaemonSetFacts } from './snapshot.js';
+import type { DaemonSetFacts } from '../model/snapshot.js';
 
 const ccmOnPodNetwork: DaemonSetFacts = {
   namespace: 'kube-system',

@@ -21,7 +21,7 @@ import {
 import { findCcmDeployments, type CcmDeployment } from '../ccm/installed-chart.js';
 import { isControlPlaneNode, tryParse } from './facts/cluster-profile.js';
 import { namedFromLocalHostname } from './node-name-prediction.js';
-import type { Ec2InstanceFacts } from './snapshot.js';
+import type { Ec2InstanceFacts } from '../model/snapshot.js';
 import { rke2ImdsV2FixFor, rke2NodeNameUsesImdsV2 } from '../distros/rke2/index.js';
 
 const ID = 'instance-metadata';

@@ -7,7 +7,7 @@
  * The cluster's version is the control plane's (its components' images, else /version), not a kubelet's.
  */
 import { UprootError } from '../../errors/index.js';
-import { minorString, type KubernetesVersion } from '../kubernetes-version/index.js';
+import { minorString, type KubernetesVersion } from '../model/kubernetes-version.js';
 import {
   finalVersion,
   isReleaseName,

@@ -8,7 +8,7 @@
  */
 import { fail, pass, skip, warn, type CheckResult, type Fix, type ResourceRef } from './check-result.js';
 import { awsSkipReason, plural, type CheckContext } from './check-context.js';
-import type { LoadBalancerServiceFacts, SubnetFacts } from './snapshot.js';
+import type { LoadBalancerServiceFacts, SubnetFacts } from '../model/snapshot.js';
 import {
   CLUSTER_TAG_PREFIX,
   clusterTagKey,

@@ -13,7 +13,7 @@ import { fail, pass, skip, type CheckResult, type Fix, type ResourceRef } from '
 import { plural, type CheckContext } from './check-context.js';
 import { ccmsInPlay } from '../ccm/index.js';
 import { isCcmLoadBalancer } from './lb-subnets.js';
-import type { LoadBalancerFacts, LoadBalancerServiceFacts } from './snapshot.js';
+import type { LoadBalancerFacts, LoadBalancerServiceFacts } from '../model/snapshot.js';
 
 const ID = 'lb-type';
 export const LB_TYPE_ANNOTATION = 'service.beta.kubernetes.io/aws-load-balancer-type';

@@ -6,7 +6,7 @@
  */
 import { fail, pass, skip, warn, type CheckResult } from './check-result.js';
 import { plural, type CheckContext } from './check-context.js';
-import { flagEnabled } from './facts/component-flags.js';
+import { flagEnabled } from '../model/component-flags.js';
 
 const ID = 'leader-election';
 

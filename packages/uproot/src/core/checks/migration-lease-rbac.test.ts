@@ -10,7 +10,7 @@ import {
 import { applyFix } from './apply-fix.js';
 import { CCM_IDENTITY, KCM_IDENTITY, migrationLeaseReviewRequests } from './migration-lease-rbac.js';
 import type { Fix } from './check-result.js';
-import type { RoleBindingFacts, RoleFacts } from './snapshot.js';
+import type { RoleBindingFacts, RoleFacts } from '../model/snapshot.js';
 
 const KCM_ROLE: RoleFacts = {
   namespace: 'kube-system',

@@ -13,11 +13,11 @@ import type {
   AccessReview,
   Identity,
   PolicyRule,
-  Readable,
   ResourceAttributes,
   RoleBindingFacts,
   RoleFacts,
-} from './snapshot.js';
+} from '../model/snapshot.js';
+import type { Readable } from '../model/readable.js';
 import { ruleAllows, sameRule, subjectFor, subjectMatches } from './facts/rbac-rules.js';
 import { CHART_DEFAULTS, findCcmDeployments } from '../ccm/index.js';
 

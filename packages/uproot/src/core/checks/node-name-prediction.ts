@@ -5,7 +5,7 @@
  * kubelets go external (the custom-dhcp-domain scenario), which is too late to find out.
  */
 import { isControlPlaneNode } from './facts/cluster-profile.js';
-import type { Rke2Definition, RkeDefinition } from './facts/cluster-definition.js';
+import type { Rke2Definition, RkeDefinition } from '../model/cluster-definition.js';
 import {
   dhcpDomainOf,
   judgeName,
@@ -18,7 +18,7 @@ import { awsSkipReason, plural, type CheckContext } from './check-context.js';
 import { tryParse } from './facts/cluster-profile.js';
 import { rke2NodeNameUsesImdsV2 } from '../distros/rke2/index.js';
 import type { Fix } from './check-result.js';
-import type { Ec2InstanceFacts, NodeFacts } from './snapshot.js';
+import type { Ec2InstanceFacts, NodeFacts } from '../model/snapshot.js';
 
 export interface NodePrediction {
   readonly node: NodeFacts;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { okValue, resultOf, snapshotWith, type MutableSnapshot } from './fixtures/mutable.js';
-import type { RkeDefinition } from './facts/cluster-definition.js';
+import type { RkeDefinition } from '../model/cluster-definition.js';
 
 function rke(m: MutableSnapshot, def: Partial<RkeDefinition>): void {
   m.kube.clusterDefinition = {

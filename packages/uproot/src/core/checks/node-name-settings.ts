@@ -12,7 +12,7 @@
  */
 import { fail, node, pass, skip, warn, type CheckResult } from './check-result.js';
 import { plural, type CheckContext } from './check-context.js';
-import type { Rke2Definition, RkeDefinition } from './facts/cluster-definition.js';
+import type { Rke2Definition, RkeDefinition } from '../model/cluster-definition.js';
 import { describeDomain } from './facts/post-switch-name.js';
 import { rke2NodeArgs as nodeArgs } from './facts/rke2-node-args.js';
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stepFixing } from './remedied-by-plan.js';
-import type { MigrationPlan } from '../plan/plan-types.js';
+import type { MigrationPlan } from '../model/plan-types.js';
 
 const plan = (ids: string[]): MigrationPlan =>
   ({ steps: ids.map((id) => ({ id })) }) as unknown as MigrationPlan;

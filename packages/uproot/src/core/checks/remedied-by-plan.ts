@@ -3,7 +3,7 @@
  * carries the step that fixes them (the step's gates then prove the fix), so a person need not do by hand
  * what the first step would do anyway.
  */
-import type { MigrationPlan, StepId } from '../plan/plan-types.js';
+import type { MigrationPlan, StepId } from '../model/plan-types.js';
 import type { CheckId } from './check-result.js';
 
 const FIXED_BY: Partial<Record<CheckId, StepId>> = {

@@ -4,7 +4,7 @@
  */
 import { CHECK_IDS, type CheckId, type CheckResult, type CheckStatus } from './check-result.js';
 import { buildContext, type Check, type CheckContext, type CheckOptions } from './check-context.js';
-import type { PreflightSnapshot } from './snapshot.js';
+import type { PreflightSnapshot } from '../model/snapshot.js';
 import { checkKubernetesVersion } from './kubernetes-version.js';
 import { checkUpgradePath } from './upgrade-path.js';
 import { checkVersionSkew } from './version-skew.js';

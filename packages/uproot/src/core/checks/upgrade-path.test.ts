@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ClusterDefinition } from './facts/cluster-definition.js';
+import type { ClusterDefinition } from '../model/cluster-definition.js';
 import {
   okValue,
   resultOf,

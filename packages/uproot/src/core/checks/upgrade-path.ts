@@ -15,7 +15,7 @@
  */
 import { pass, fail, type CheckResult, type Fix } from './check-result.js';
 import { plural, type CheckContext } from './check-context.js';
-import { parseFlags } from './facts/component-flags.js';
+import { parseFlags } from '../model/component-flags.js';
 
 const ID = 'upgrade-path';
 const CLOUD_FLAGS = ['cloud-provider', 'cloud-config'];

@@ -6,7 +6,7 @@
  * finished before a migration starts: the plan is made for one control-plane release). The migration's roll
  * moves every kubelet along, so the skew only has to hold at the start.
  */
-import type { KubernetesVersion } from '../kubernetes-version/index.js';
+import type { KubernetesVersion } from '../model/kubernetes-version.js';
 import { fail, node, pass, skip, warn, type CheckResult, type Fix } from './check-result.js';
 import { plural, type CheckContext } from './check-context.js';
 import { oldest, tryParse } from './facts/cluster-profile.js';

@@ -7,7 +7,7 @@
  * ConfigMap the CCM mounts with `--cloud-config`; the others become plan findings that name them.
  */
 import type { CcmRelease } from '../ccm/index.js';
-import type { PlanFinding } from '../plan/plan-types.js';
+import type { PlanFinding } from '../model/plan-types.js';
 import {
   CCM_GLOBAL_KEYS,
   SERVICE_OVERRIDE_KEYS,

@@ -3,12 +3,12 @@
  * detection; contradicting it (e.g. --distro rke on a Rancher RKE2 Cluster) is an input error.
  */
 import { InputError } from '../../errors/index.js';
-import { DISTROS, type Distro } from '../plan/plan-types.js';
+import { DISTROS, type Distro } from '../model/plan-types.js';
 import type { DistroPlanner } from './distro.js';
 import { kubeadmPlanner } from './kubeadm/index.js';
 import { rkePlanner } from './rke/index.js';
 import { rke2Planner } from './rke2/index.js';
-import { isRecord } from './shared/json-value.js';
+import { isRecord } from '../model/json-value.js';
 import { parseYamlFile, type SourceFile } from './shared/yaml-source.js';
 
 export const PLANNERS: Readonly<Record<Distro, DistroPlanner>> = {

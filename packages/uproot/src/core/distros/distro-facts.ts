@@ -1,5 +1,5 @@
 /** A distribution's facts by name, and the control-plane selector a plan runs with. */
-import type { Distro, MigrationPlan } from '../plan/plan-types.js';
+import type { Distro, MigrationPlan } from '../model/plan-types.js';
 import { PLANNERS } from './detect.js';
 import type { DistroFacts } from './distro.js';
 

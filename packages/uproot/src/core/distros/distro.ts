@@ -8,14 +8,14 @@
  * kept (what `--out` writes and what a file-based engine writes back). Both take `StepOptions`, which
  * `stepOptionsFromPlan(plan)` rebuilds from a stored plan.
  */
-import type { KubernetesVersion } from '../kubernetes-version/index.js';
+import type { KubernetesVersion } from '../model/kubernetes-version.js';
 import {
   isUpgradeStepId,
   type Distro,
   type MigrationPlan,
   type PlanDecisions,
   type StepId,
-} from '../plan/plan-types.js';
+} from '../model/plan-types.js';
 import type { SourceFile } from './shared/yaml-source.js';
 import type { RkeTooling } from './rke/rke-tooling.js';
 

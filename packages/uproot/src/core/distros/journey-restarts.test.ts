@@ -10,7 +10,7 @@ import { kubeadmRestarts, planEdits, rke2Restarts, rkeRestarts } from './journey
 import { kubeadmPlanner } from './kubeadm/index.js';
 import { rkePlanner } from './rke/index.js';
 import { rke2Planner } from './rke2/index.js';
-import type { JsonRecord } from './shared/json-value.js';
+import type { JsonRecord } from '../model/json-value.js';
 import { example } from './shared/test-support/examples.js';
 
 const planOf = (planner: DistroPlanner, file: SourceFile, targetVersion?: string) =>

@@ -20,10 +20,10 @@
  * A machine's count is its most restarted process, as on the twin.
  */
 import { parse } from 'yaml';
-import type { MigrationPlan } from '../plan/plan-types.js';
+import type { MigrationPlan } from '../model/plan-types.js';
 import { rke2EffectiveConfig, rke2NodeKinds } from './rke2/index.js';
 import { rkeConfigOf } from './rke/index.js';
-import { deepEqual, type JsonRecord } from './shared/json-value.js';
+import { deepEqual, type JsonRecord } from '../model/json-value.js';
 
 export type Counts = Record<string, number>;
 

@@ -5,15 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { parseKubernetesVersion } from '../kubernetes-version/index.js';
-import { isUpgradeStepId, type MigrationPlan } from '../plan/plan-types.js';
+import { parseKubernetesVersion } from '../model/kubernetes-version.js';
+import { isUpgradeStepId, type MigrationPlan } from '../model/plan-types.js';
 import type { DistroPlanner, PlanOptions, SourceFile } from './distro.js';
 import { stepOptionsFromPlan } from './distro.js';
 import { kubeadmPlanner } from './kubeadm/index.js';
 import { rkePlanner } from './rke/index.js';
 import { rke2EffectiveConfig, roleLabels, rke2Planner } from './rke2/index.js';
 import { argList } from './rke2/effective-config.js';
-import { isRecord, type JsonRecord } from './shared/json-value.js';
+import { isRecord, type JsonRecord } from '../model/json-value.js';
 import { codeOf, errorOf, example, replayObject } from './shared/test-support/examples.js';
 import { resolveTarget } from './shared/version-policy.js';
 

@@ -5,29 +5,11 @@
  */
 import { runSimulation, type Simulation } from '@cloud-copilot/iam-simulate';
 import { actionMatchesPattern } from '@cloud-copilot/iam-expand';
-import type { IamFacts, IamPolicyFacts, IamRoleFacts, Readable } from '../checks/snapshot.js';
+import type { IamFacts, IamPolicyFacts, IamRoleFacts } from '../model/snapshot.js';
+import type { Readable } from '../model/readable.js';
+import type { ActionEvaluation, IamEvaluation, RoleEvaluation } from '../model/iam-evaluation.js';
 import { asList, statementsOf } from './policy-document.js';
 import { ALL_EVALUATED_ACTIONS } from './required-actions.js';
-
-export type ActionDecision = 'allowed' | 'implicit-deny' | 'explicit-deny';
-
-export interface ActionEvaluation {
-  readonly decision: ActionDecision;
-  /** For an allowed action: the policy and action pattern that grant it (wildcards shown as written). */
-  readonly grantedBy?: string;
-  /** For an explicit deny: the policies and statements that deny it. */
-  readonly deniedBy?: readonly string[];
-}
-
-export interface RoleEvaluation {
-  readonly roleName: string;
-  readonly actions: Readonly<Record<string, ActionEvaluation>>;
-}
-
-export interface IamEvaluation {
-  /** By role name; `unavailable` when the role's policies could not be read or simulated. */
-  readonly roles: Readonly<Record<string, Readable<RoleEvaluation>>>;
-}
 
 /** Evaluates every role in `iam` once (many nodes share a profile, so this is per role, not per node). */
 export async function evaluateIam(

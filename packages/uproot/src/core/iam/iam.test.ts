@@ -3,7 +3,7 @@ import { expandIamActions } from '@cloud-copilot/iam-expand';
 import { decodePolicyDocument } from './policy-document.js';
 import { evaluateRole } from './evaluate-role.js';
 import { ALL_EVALUATED_ACTIONS, CONTROL_PLANE_ACTIONS, NODE_ACTIONS } from './required-actions.js';
-import type { IamRoleFacts } from '../checks/snapshot.js';
+import type { IamRoleFacts } from '../model/snapshot.js';
 
 const ACCOUNT = '123456789012';
 const role = (statements: unknown[], boundary?: unknown[]): IamRoleFacts => ({

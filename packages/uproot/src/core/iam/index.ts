@@ -11,11 +11,4 @@ export {
   ALL_EVALUATED_ACTIONS,
 } from './required-actions.js';
 export { decodePolicyDocument, statementsOf, type PolicyStatement } from './policy-document.js';
-export {
-  evaluateIam,
-  evaluateRole,
-  type ActionDecision,
-  type ActionEvaluation,
-  type RoleEvaluation,
-  type IamEvaluation,
-} from './evaluate-role.js';
+export { evaluateIam, evaluateRole } from './evaluate-role.js';

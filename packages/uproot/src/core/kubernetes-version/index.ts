@@ -1,10 +1,2 @@
-// Versions are election's (src/election/model): a manager's version picks its controller names and default.
-export {
-  atLeast,
-  compareVersions,
-  minorString,
-  nextMinor,
-  parseKubernetesVersion,
-  type KubernetesVersion,
-} from '../../election/model/index.js';
+// What each Kubernetes version removed (the versions themselves are the model's: src/core/model).
 export * from './removed-flags.js';

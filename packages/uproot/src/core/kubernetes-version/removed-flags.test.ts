@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseKubernetesVersion } from './index.js';
+import { parseKubernetesVersion } from '../model/kubernetes-version.js';
 import { apiserverStartFailure, kcmStartFailure, kubeletStartFailure } from './removed-flags.js';
 
 const v = (raw: string) => parseKubernetesVersion(raw);

@@ -1,4 +1,4 @@
-import { lastFlagValue } from '../distros/shared/flag-list.js';
+import { lastFlagValue } from '../model/flag-list.js';
 import { atLeast, type KubernetesVersion } from '../../election/model/index.js';
 
 /**

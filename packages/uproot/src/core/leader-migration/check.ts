@@ -1,4 +1,4 @@
-import { parseKubernetesVersion, type KubernetesVersion } from '../kubernetes-version/index.js';
+import { parseKubernetesVersion, type KubernetesVersion } from '../model/kubernetes-version.js';
 import { decodeLeaderMigrationConfiguration, type ConfigIssue } from './decode.js';
 import { resolveControllers, type ControllerResolution } from '../../election/model/index.js';
 import { lintLeaderMigrationConfiguration, type LintOptions } from './lint.js';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { decodeLeaderMigrationConfiguration } from './decode.js';
 import { checkLeaderMigrationConfiguration } from './check.js';
 import { UprootError } from '../../errors/index.js';
-import { parseKubernetesVersion } from '../kubernetes-version/index.js';
+import { parseKubernetesVersion } from '../model/kubernetes-version.js';
 
 const head = (v: string): string =>
   `apiVersion: controllermanager.config.k8s.io/${v}\nkind: LeaderMigrationConfiguration\n`;

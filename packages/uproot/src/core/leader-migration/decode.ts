@@ -1,6 +1,6 @@
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type YAMLMap } from 'yaml';
 import { InputError } from '../../errors/index.js';
-import { atLeast, type KubernetesVersion } from '../kubernetes-version/index.js';
+import { atLeast, type KubernetesVersion } from '../model/kubernetes-version.js';
 import {
   LEADER_MIGRATION_GROUP,
   LEADER_MIGRATION_KIND,
@@ -51,21 +51,56 @@ const LEADER_FIELDS = ['name', 'component'];
  * Throws an InputError when the text is not a LeaderMigrationConfiguration at all (syntax, kind, version);
  * returns strict-decoding findings as issues, so `validate` can report them all at once.
  */
-// eslint-disable-next-line max-lines-per-function -- split by wt-floor
 export function decodeLeaderMigrationConfiguration(
   text: string,
   options: DecodeOptions = {},
 ): DecodedLeaderMigration {
   const file = options.file ?? '<input>';
   const strict = options.kubernetesVersion ? atLeast(options.kubernetesVersion, 1, 32) : true;
+  const { doc, root, at } = parseMapping(text, file);
+  const top = plainObject(doc, file);
+  const v = apiVersionOf(top, text, file);
+  const issues: ConfigIssue[] = [];
+  const strictIssue = strictIssueSink(issues, strict, at);
+  const typeError = typeErrorAt(file, at);
+  checkTopFields(root, v, strictIssue);
+
+  const leaderName = readString(top.leaderName, 'leaderName', doc, typeError);
+  const resourceLock = v === 'v1' ? 'leases' : readString(top.resourceLock, 'resourceLock', doc, typeError);
+  const controllerLeaders = readControllerLeaders(doc, top, strictIssue, typeError);
+  return {
+    apiVersion: v,
+    config: { leaderName, resourceLock, controllerLeaders },
+    issues,
+    locate: (field) => {
+      const node = doc.getIn(fieldPath(field), true) as { range?: [number] } | undefined;
+      const pos = at(node?.range?.[0]);
+      return pos;
+    },
+  };
+}
+
+type Position = { line: number; column: number };
+type At = (offset: number | undefined) => Position | undefined;
+/** Records a strict-decoding finding: an error from Kubernetes 1.32 on, a warning (ignored) before. */
+type StrictIssue = (
+  code: string,
+  message: string,
+  field: string,
+  offset: number | undefined,
+  hint: string,
+) => void;
+type TypeFailure = (field: string, expected: string, node: unknown) => never;
+
+/** The YAML parsed, refused when it is not valid YAML, empty, or not a mapping. */
+function parseMapping(text: string, file: string): { doc: Document; root: YAMLMap; at: At } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false, strict: true });
-  const at = (offset: number | undefined): { line: number; column: number } | undefined => {
+  const at: At = (offset) => {
     if (offset === undefined) return undefined;
     const { line, col } = lineCounter.linePos(offset);
     return { line, column: col };
   };
-
   const syntax = doc.errors[0];
   if (syntax) {
     const pos = at(syntax.pos[0]);
@@ -90,23 +125,23 @@ export function decodeLeaderMigrationConfiguration(
       hint: `write a ${LEADER_MIGRATION_KIND} mapping with apiVersion and kind`,
     });
   }
+  return { doc, root, at };
+}
 
-  const issues: ConfigIssue[] = [];
-  const seen = new Map<string, number>();
-  for (const pair of root.items) {
-    const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-    seen.set(key, (seen.get(key) ?? 0) + 1);
-  }
-  let top: Record<string, unknown>;
+/** The document as plain values; anchors and aliases are valid YAML and Kubernetes accepts them, an alias to no anchor is not. */
+function plainObject(doc: Document, file: string): Record<string, unknown> {
   try {
-    // Anchors and aliases are valid YAML and Kubernetes accepts them; an alias to no anchor is not.
-    top = doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown>;
+    return doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown>;
   } catch (error) {
     throw new InputError('UP-LM-YAML', `${file} is not valid YAML: ${(error as Error).message}`, {
       location: { file },
       hint: 'a value starting with * is a YAML alias; quote it ("*") or define the anchor it refers to',
     });
   }
+}
+
+/** The configuration's version, refused as the scheme refuses a missing or unregistered kind and apiVersion. */
+function apiVersionOf(top: Record<string, unknown>, text: string, file: string): LeaderMigrationApiVersion {
   const kind = top.kind;
   const apiVersion = top.apiVersion;
   if (typeof kind !== 'string' || kind === '') {
@@ -140,15 +175,11 @@ export function decodeLeaderMigrationConfiguration(
       },
     );
   }
-  const v = version as LeaderMigrationApiVersion;
+  return version as LeaderMigrationApiVersion;
+}
 
-  const strictIssue = (
-    code: string,
-    message: string,
-    field: string,
-    offset: number | undefined,
-    hint: string,
-  ): void => {
+function strictIssueSink(issues: ConfigIssue[], strict: boolean, at: At): StrictIssue {
+  return (code, message, field, offset, hint) => {
     const pos = at(offset);
     issues.push({
       severity: strict ? 'error' : 'warning',
@@ -160,7 +191,25 @@ export function decodeLeaderMigrationConfiguration(
       hint,
     });
   };
+}
 
+function typeErrorAt(file: string, at: At): TypeFailure {
+  return (field, expected, node) => {
+    const pos = at((node as { range?: [number] } | undefined)?.range?.[0]);
+    throw new InputError('UP-LM-TYPE', `${file}: ${field} must be ${expected}`, {
+      location: { file, line: pos?.line, column: pos?.column, field },
+      hint: `write ${field} as ${expected}`,
+    });
+  };
+}
+
+/** Top-level fields the version does not know, and fields given twice. */
+function checkTopFields(root: YAMLMap, v: LeaderMigrationApiVersion, strictIssue: StrictIssue): void {
+  const seen = new Map<string, number>();
+  for (const pair of root.items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+  }
   for (const pair of root.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
     const offset = isScalar(pair.key) ? pair.key.range?.[0] : undefined;
@@ -188,17 +237,15 @@ export function decodeLeaderMigrationConfiguration(
       );
     }
   }
+}
 
-  const typeError = (field: string, expected: string, node: unknown): never => {
-    const pos = at((node as { range?: [number] } | undefined)?.range?.[0]);
-    throw new InputError('UP-LM-TYPE', `${file}: ${field} must be ${expected}`, {
-      location: { file, line: pos?.line, column: pos?.column, field },
-      hint: `write ${field} as ${expected}`,
-    });
-  };
-
-  const leaderName = readString(top.leaderName, 'leaderName', doc, typeError);
-  const resourceLock = v === 'v1' ? 'leases' : readString(top.resourceLock, 'resourceLock', doc, typeError);
+/** controllerLeaders: a list of {name, component}, each entry's unknown and repeated fields noted. */
+function readControllerLeaders(
+  doc: Document,
+  top: Record<string, unknown>,
+  strictIssue: StrictIssue,
+  typeError: TypeFailure,
+): ControllerLeader[] {
   const leadersNode = doc.get('controllerLeaders', true);
   const controllerLeaders: ControllerLeader[] = [];
   if (top.controllerLeaders !== undefined && top.controllerLeaders !== null) {
@@ -237,17 +284,7 @@ export function decodeLeaderMigrationConfiguration(
       });
     });
   }
-
-  return {
-    apiVersion: v,
-    config: { leaderName, resourceLock, controllerLeaders },
-    issues,
-    locate: (field) => {
-      const node = doc.getIn(fieldPath(field), true) as { range?: [number] } | undefined;
-      const pos = at(node?.range?.[0]);
-      return pos;
-    },
-  };
+  return controllerLeaders;
 }
 
 /** Absent fields decode to "" as in Go; anything that is not a string is a type error. */

@@ -1,4 +1,4 @@
-import { atLeast, type KubernetesVersion } from '../kubernetes-version/index.js';
+import { atLeast, type KubernetesVersion } from '../model/kubernetes-version.js';
 import {
   controllersOf,
   logicalControllerOf,

@@ -4,7 +4,7 @@ import { decodeLeaderMigrationConfiguration } from './decode.js';
 import { filterController } from '../../election/model/index.js';
 import { checkLeaderMigrationConfiguration } from './check.js';
 import { controllerName, migratableControllers } from '../../election/model/index.js';
-import { parseKubernetesVersion } from '../kubernetes-version/index.js';
+import { parseKubernetesVersion } from '../model/kubernetes-version.js';
 
 const v126 = parseKubernetesVersion('1.26');
 const v127 = parseKubernetesVersion('1.27');

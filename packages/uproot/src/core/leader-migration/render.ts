@@ -1,5 +1,5 @@
 import { Document } from 'yaml';
-import type { KubernetesVersion } from '../kubernetes-version/index.js';
+import type { KubernetesVersion } from '../model/kubernetes-version.js';
 import {
   controllerNameInEra,
   migratableControllers,

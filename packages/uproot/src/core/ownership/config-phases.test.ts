@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GateRecord, StepRecord } from '../../engine/journal/journal-schema.js';
 import { flagsGate as flags, plan, step } from '../../engine/testing/plan-fixtures.js';
-import type { Gate, StepId } from '../plan/plan-types.js';
+import type { Gate, StepId } from '../model/plan-types.js';
 import { configPhases, phasesAt } from './config-phases.js';
 import type { MigrationHistory } from './migration-history.js';
 import { findOwnershipOverlaps, ownershipInference } from './overlaps.js';

@@ -7,7 +7,7 @@
  * passed daemonset-rolled-out gate for the CCM). Without that proof, or once the later step is undone, the
  * phase stays possible: a holder is judged by every phase it may have started in, the most owning one winning.
  */
-import { parseKubernetesVersion, type KubernetesVersion } from '../kubernetes-version/index.js';
+import { parseKubernetesVersion, type KubernetesVersion } from '../model/kubernetes-version.js';
 import {
   decodeLeaderMigrationConfiguration,
   defaultLeaderMigrationConfiguration,
@@ -15,7 +15,7 @@ import {
   type LeaderMigrationConfiguration,
   type ManagerComponent,
 } from '../leader-migration/index.js';
-import { isUpgradeStepId, type GateType, type MigrationPlan, type StepId } from '../plan/plan-types.js';
+import { isUpgradeStepId, type GateType, type MigrationPlan, type StepId } from '../model/plan-types.js';
 import type { ManagerProfile } from './lease-timeline.js';
 import type { MigrationHistory, StepHistory } from './migration-history.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { plan, step } from '../../engine/testing/plan-fixtures.js';
-import { parseKubernetesVersion } from '../kubernetes-version/index.js';
+import { parseKubernetesVersion } from '../model/kubernetes-version.js';
 import {
   defaultLeaderMigrationConfiguration,
   leaderMigrationToYaml,

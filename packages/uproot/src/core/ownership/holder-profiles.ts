@@ -7,8 +7,8 @@
  * or, without a plan, as running every controller it has under its own lease. Every doubt resolves to the
  * profile that runs more controllers under more leases, so an overlap is reported rather than missed.
  */
-import { flagEnabled, parseFlags } from '../checks/facts/component-flags.js';
-import { parseKubernetesVersion, type KubernetesVersion } from '../kubernetes-version/index.js';
+import { flagEnabled, parseFlags } from '../model/component-flags.js';
+import { parseKubernetesVersion, type KubernetesVersion } from '../model/kubernetes-version.js';
 import { imageTag } from '../model/index.js';
 import {
   controllerName,
@@ -21,7 +21,7 @@ import {
 } from '../leader-migration/index.js';
 import { INFERRED_CONTROLLERS, leaseFor, type ManagerProfile } from './lease-timeline.js';
 import type { MigrationHistory } from './migration-history.js';
-import type { StepId } from '../plan/plan-types.js';
+import type { StepId } from '../model/plan-types.js';
 import {
   candidatesOf,
   configPhases,

@@ -1,4 +1,4 @@
-import { boolFlag } from '../distros/shared/flag-list.js';
+import { boolFlag } from '../model/flag-list.js';
 import type { LeaseRecord } from './lease-record.js';
 import type { MigrationHistory } from './migration-history.js';
 import type { OwnershipReport } from './ownership-report.js';

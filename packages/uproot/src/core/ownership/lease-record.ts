@@ -6,7 +6,7 @@
  * (src/engine/journal/journal-schema.ts); the inference reads it as LeaseObservations (profiled-inference.ts).
  */
 import { z } from 'zod';
-import { stepIdSchema } from '../plan/plan-types.js';
+import { stepIdSchema } from '../model/plan-types.js';
 
 /** Where the managers' leases live. */
 export const LEASE_NAMESPACE = 'kube-system';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseKubernetesVersion } from '../kubernetes-version/index.js';
+import { parseKubernetesVersion } from '../model/kubernetes-version.js';
 import { defaultLeaderMigrationConfiguration } from '../leader-migration/index.js';
 import { compareOwnership } from './compare.js';
 import { analyzeLedger } from './ledger.js';

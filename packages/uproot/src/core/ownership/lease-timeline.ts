@@ -1,4 +1,4 @@
-import type { KubernetesVersion } from '../kubernetes-version/index.js';
+import type { KubernetesVersion } from '../model/kubernetes-version.js';
 import {
   controllerName,
   controllersOf,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseKubernetesVersion } from '../kubernetes-version/index.js';
+import { parseKubernetesVersion } from '../model/kubernetes-version.js';
 import { controllersOf } from '../leader-migration/index.js';
 import { analyzeLedger, createLedger, logicalControllerName } from './ledger.js';
 import { ownershipReportToJson } from './ownership-report.js';

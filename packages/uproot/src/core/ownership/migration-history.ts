@@ -3,7 +3,7 @@
  * rollback. The engine's journal (src/engine/journal/journal-schema.ts) is one; these types name only the
  * fields read here, so the core needs nothing of the engine.
  */
-import type { GateType, MigrationPlan, StepId } from '../plan/plan-types.js';
+import type { GateType, MigrationPlan, StepId } from '../model/plan-types.js';
 
 /** A gate's outcome as the journal records it. */
 export interface GateOutcome {

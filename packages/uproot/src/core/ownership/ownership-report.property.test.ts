@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseKubernetesVersion } from '../kubernetes-version/index.js';
+import { parseKubernetesVersion } from '../model/kubernetes-version.js';
 import { controllersOf } from '../leader-migration/index.js';
 import { controllerRows } from './controller-rows.js';
 import { totalLength, type TimeSpan } from './intervals.js';

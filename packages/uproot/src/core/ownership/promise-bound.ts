@@ -5,7 +5,7 @@
  * k8s.io/component-base/config/v1alpha1/defaults.go), plus an allowance for a process start. With the
  * defaults: 20 s. Why this figure and not client-go's jittered worst case: docs/decisions/0021-promise-bound.md.
  */
-import { parseFlags } from '../checks/facts/component-flags.js';
+import { parseFlags } from '../model/component-flags.js';
 import { parseGoDuration } from '../../election/model/index.js';
 import type { ManagerComponent } from '../leader-migration/index.js';
 import type { ComponentPods } from './holder-profiles.js';

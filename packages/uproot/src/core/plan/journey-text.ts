@@ -1,6 +1,6 @@
 /** How plans describe an upgrade journey past the migration (text and runbook). */
-import { atLeast, parseKubernetesVersion } from '../kubernetes-version/index.js';
-import type { MigrationPlan } from './plan-types.js';
+import { atLeast, parseKubernetesVersion } from '../model/kubernetes-version.js';
+import type { MigrationPlan } from '../model/plan-types.js';
 
 /**
  * On a journey past the migration: where the migration lands, each hop after it, and which version step carries

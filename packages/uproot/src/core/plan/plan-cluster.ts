@@ -6,7 +6,7 @@ import { InternalError } from '../../errors/index.js';
 import type { ClusterDefinition, PlanOptions } from '../distros/distro.js';
 import { PLANNERS, detectDistro } from '../distros/detect.js';
 import type { SourceFile } from '../distros/shared/yaml-source.js';
-import { migrationPlanSchema, type Distro, type MigrationPlan } from './plan-types.js';
+import { migrationPlanSchema, type Distro, type MigrationPlan } from '../model/plan-types.js';
 import { renderRunbook } from './runbook.js';
 
 export interface PlanRequest extends PlanOptions {

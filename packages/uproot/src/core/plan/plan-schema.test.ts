@@ -7,7 +7,7 @@ const COMMITTED = fileURLToPath(new URL('../../../../../docs/plan.schema.json', 
 
 describe('docs/plan.schema.json', () => {
   it('matches the schema generated from plan-types.ts (regenerate it when this fails)', () => {
-    // Regenerate: npx tsx -e "import('./src/core/plan/plan-schema.ts').then(m => process.stdout.write(m.planJsonSchemaText()))" > docs/plan.schema.json
+    // Regenerate: npx tsx -e "import('./src/core/plan/plan-schema.js').then(m => process.stdout.write(m.planJsonSchemaText()))" > docs/plan.schema.json
     // Compared as JSON, so formatting the file (prettier) does not matter.
     expect(JSON.parse(readFileSync(COMMITTED, 'utf8'))).toEqual(JSON.parse(planJsonSchemaText()));
   });

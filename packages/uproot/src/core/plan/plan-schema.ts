@@ -1,6 +1,6 @@
 /** The JSON Schema of the plan document (docs/plan.schema.json), generated from the zod schemas. */
 import { z } from 'zod';
-import { migrationPlanSchema } from './plan-types.js';
+import { migrationPlanSchema } from '../model/plan-types.js';
 
 export function planJsonSchema(): Record<string, unknown> {
   return {

@@ -1,5 +1,5 @@
 /** `uproot plan -o text`: a readable summary (steps, changes with their diffs, gates, findings). */
-import type { Change, MigrationPlan } from './plan-types.js';
+import type { Change, MigrationPlan } from '../model/plan-types.js';
 import { journeyLine } from './journey-text.js';
 import { renderGate } from './runbook.js';
 

@@ -4,7 +4,7 @@
  */
 import { stringify } from 'yaml';
 import { assertNever } from '../../errors/index.js';
-import type { Change, Gate, MigrationPlan, PlanStep } from './plan-types.js';
+import type { Change, Gate, MigrationPlan, PlanStep } from '../model/plan-types.js';
 import { journeyLine } from './journey-text.js';
 
 export function renderRunbook(plan: MigrationPlan): string {

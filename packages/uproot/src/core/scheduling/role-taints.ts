@@ -3,7 +3,7 @@
  * judged and planned against them. Values matter: a toleration with `value: "true"` does not tolerate
  * Rancher's RKE2 taints, which have none.
  */
-import type { Taint } from './tolerations.js';
+import type { Taint } from '../model/taint.js';
 
 export type RoleTaintDistro = 'rke2' | 'rke' | 'kubeadm';
 

@@ -6,18 +6,7 @@
  * taint that has no value.
  */
 
-export interface Taint {
-  readonly key: string;
-  readonly value?: string;
-  readonly effect: string;
-}
-
-export interface Toleration {
-  readonly key?: string;
-  readonly operator?: string;
-  readonly value?: string;
-  readonly effect?: string;
-}
+import type { Taint, Toleration } from '../model/taint.js';
 
 export function toleratesTaint(toleration: Toleration, taint: Taint): boolean {
   if (toleration.effect && toleration.effect !== taint.effect) return false;

@@ -12,9 +12,9 @@ import type {
   IamFacts,
   KubeSnapshot,
   PreflightSnapshot,
-  Readable,
   SecurityGroupFacts,
-} from '../checks/snapshot.js';
+} from '../model/snapshot.js';
+import type { Readable } from '../model/readable.js';
 import {
   SNAPSHOT_FORMAT_VERSION,
   clusterSnapshotSchema,

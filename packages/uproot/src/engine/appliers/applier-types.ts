@@ -3,7 +3,7 @@
  * applies the change idempotently (re-applying a done change writes nothing), and undoes it from its record.
  * The engine (run-plan.ts, run-rollback.ts) decides when; appliers decide how, through the adapters.
  */
-import type { Change, PlanStep, StepId } from '../../core/plan/plan-types.js';
+import type { Change, PlanStep, StepId } from '../../core/model/plan-types.js';
 import type { Backup, ChangeRecord, Journal } from '../journal/journal-schema.js';
 import type { JsonRecord } from '../object-diff/json.js';
 import type { UndoOutcome } from '../rollback/run-rollback.js';

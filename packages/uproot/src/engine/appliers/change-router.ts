@@ -2,7 +2,7 @@
  * Routes each change to its applier and exposes the result as the engine's actions (capture, apply, undo).
  * Exhaustive over the Change union: a new change type does not compile until it is routed.
  */
-import type { Change } from '../../core/plan/plan-types.js';
+import type { Change } from '../../core/model/plan-types.js';
 import { assertNever, InputError } from '../../errors/index.js';
 import type { EngineActions } from '../run-plan.js';
 import type { RollbackActions } from '../rollback/run-rollback.js';

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { basename, dirname, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
-import type { Change } from '../../core/plan/plan-types.js';
+import type { Change } from '../../core/model/plan-types.js';
 import type { Clock } from '../../clock/index.js';
 import { ExitCode, InputError, InternalError, UprootError } from '../../errors/index.js';
 import type { Backup } from '../journal/journal-schema.js';

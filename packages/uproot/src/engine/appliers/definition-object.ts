@@ -4,7 +4,7 @@
  * and transformed again, so edits Rancher or a person made meanwhile survive. Rancher then rolls the change
  * out to the nodes (the cluster-rolled-out gate waits for that).
  */
-import type { Change } from '../../core/plan/plan-types.js';
+import type { Change } from '../../core/model/plan-types.js';
 import { InternalError } from '../../errors/index.js';
 import type { Backup } from '../journal/journal-schema.js';
 import type { JsonRecord } from '../object-diff/json.js';

@@ -1,5 +1,5 @@
 /** The transformation of a cluster definition for one change: the distribution's, else the recorded patch. */
-import type { Change } from '../../core/plan/plan-types.js';
+import type { Change } from '../../core/model/plan-types.js';
 import type { JsonRecord } from '../object-diff/json.js';
 import { applyPatchIdempotently } from '../object-diff/lenient-patch.js';
 import type { StepTransform } from './applier-types.js';

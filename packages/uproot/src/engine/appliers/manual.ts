@@ -2,7 +2,7 @@
  * `manual`: instructions for a person, confirmed at the terminal or with --manual-done; also how other
  * appliers hand a step to a person (kubeadm's --manifests-out).
  */
-import type { Change } from '../../core/plan/plan-types.js';
+import type { Change } from '../../core/model/plan-types.js';
 import type { ChangeOutcome } from '../run-plan.js';
 import type { ApplyContext, ChangeApplier } from './applier-types.js';
 import type { ClusterApplierDeps } from './object-changes.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { VirtualClock } from '../../clock/index.js';
-import type { Change } from '../../core/plan/plan-types.js';
+import type { Change } from '../../core/model/plan-types.js';
 import type { ComponentPodFacts, LeaseFacts } from '../gates/gate-facts.js';
 import type { CommandRunner, FileStore } from '../ports.js';
 import { journalFor, plan, step } from '../testing/plan-fixtures.js';

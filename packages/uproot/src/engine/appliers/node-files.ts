@@ -11,7 +11,7 @@
  */
 import { join } from 'node:path';
 import { hostOfIdentity, namesHost } from '../../core/ownership/index.js';
-import type { Change } from '../../core/plan/plan-types.js';
+import type { Change } from '../../core/model/plan-types.js';
 import { ExitCode, InputError, UprootError } from '../../errors/index.js';
 import type { LeaseFacts } from '../gates/gate-facts.js';
 import { watchedLeases } from '../gates/gate-runner.js';

@@ -2,7 +2,7 @@
  * `cordon-nodes` / `uncordon-nodes`: nodes made (un)schedulable like kubectl, and undone node by node (only
  * the nodes this change flipped go back).
  */
-import type { Change, StepId } from '../../core/plan/plan-types.js';
+import type { Change, StepId } from '../../core/model/plan-types.js';
 import type { Backup, Journal } from '../journal/journal-schema.js';
 import type { UndoOutcome } from '../rollback/run-rollback.js';
 import type { ChangeOutcome } from '../run-plan.js';

@@ -3,7 +3,7 @@
  * (`patch-object`), and installing objects such as the CCM where the distribution does not (`apply-object`,
  * server-side apply). Also the dependencies every in-cluster applier shares.
  */
-import type { Change, StepId } from '../../core/plan/plan-types.js';
+import type { Change, StepId } from '../../core/model/plan-types.js';
 import type { EventSink } from '../events.js';
 import { cloneJson, type JsonRecord } from '../object-diff/json.js';
 import { applyPatchIdempotently } from '../object-diff/lenient-patch.js';

@@ -3,7 +3,7 @@
  * backup as read (sanitized), optimistic transformation, the fields set recorded, and the inverse applied to
  * the live object (keeping everybody else's edits).
  */
-import type { ObjectRef } from '../../core/plan/plan-types.js';
+import type { ObjectRef } from '../../core/model/plan-types.js';
 import type { Backup, FieldChange } from '../journal/journal-schema.js';
 import { diffFields, invertFields } from '../object-diff/field-diff.js';
 import type { JsonRecord } from '../object-diff/json.js';

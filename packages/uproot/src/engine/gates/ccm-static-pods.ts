@@ -5,7 +5,7 @@
  * leader-migration flag), Running and Ready, on each node. The DaemonSet gate is the same proof for the chart.
  */
 import { imageTag } from '../../core/model/index.js';
-import { flagEnabled, parseFlags } from '../../core/checks/facts/component-flags.js';
+import { flagEnabled, parseFlags } from '../../core/model/component-flags.js';
 import type { ComponentPodFacts, NodeFacts } from './gate-facts.js';
 import { pass, someNames, wait, type GateVerdict } from './gate-verdict.js';
 

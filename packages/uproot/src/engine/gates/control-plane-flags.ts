@@ -6,7 +6,7 @@
  * with the distribution's reason and the migration-lease and rollout gates carry the proof instead.
  */
 import type { DistroFacts } from '../../core/distros/distro.js';
-import { flagEnabled, parseFlags } from '../../core/checks/facts/component-flags.js';
+import { flagEnabled, parseFlags } from '../../core/model/component-flags.js';
 import type { ComponentPodFacts, NodeFacts } from './gate-facts.js';
 import { pass, someNames, wait, type GateVerdict } from './gate-verdict.js';
 

@@ -3,7 +3,7 @@
  * (I/O), and `evaluateGate` judges them (pure, tested with plain data).
  */
 import type { DistroFacts } from '../../core/distros/distro.js';
-import type { Gate, ObjectRef, StepId } from '../../core/plan/plan-types.js';
+import type { Gate, ObjectRef, StepId } from '../../core/model/plan-types.js';
 import { assertNever, InternalError } from '../../errors/index.js';
 import type { LeaseRecord, LoadBalancerRecord } from '../journal/journal-schema.js';
 import { evaluateRbacAllows, splitResource } from './access.js';

@@ -3,7 +3,7 @@
  * gates read. The Kubernetes implementation is src/adapters/kube/gate-reader.ts (lists are paged; nodes are
  * never fetched one by one).
  */
-import type { ObjectRef } from '../../core/plan/plan-types.js';
+import type { ObjectRef } from '../../core/model/plan-types.js';
 
 export interface DaemonSetFacts {
   readonly namespace: string;

@@ -4,7 +4,7 @@
  * holder change of the managers' leases and the migration lease while the migration runs.
  */
 import type { Clock, Random } from '../../clock/index.js';
-import type { Gate, PlanStep, StepId } from '../../core/plan/plan-types.js';
+import type { Gate, PlanStep, StepId } from '../../core/model/plan-types.js';
 import type { EventSink } from '../events.js';
 import type { Journal, LeaseRecord } from '../journal/journal-schema.js';
 import type { GateRun } from '../run-plan.js';

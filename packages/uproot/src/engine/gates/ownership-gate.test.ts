@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { distroFacts } from '../../core/distros/distro-facts.js';
-import type { Distro, Gate } from '../../core/plan/plan-types.js';
+import type { Distro, Gate } from '../../core/model/plan-types.js';
 import { plan } from '../testing/plan-fixtures.js';
 import { evaluateGate, readGateSnapshot, type GateContext } from './evaluate-gate.js';
 import type { ComponentPodFacts, GateReader, ManagerComponent } from './gate-facts.js';

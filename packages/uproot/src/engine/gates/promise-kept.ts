@@ -12,7 +12,7 @@ import {
   type OwnershipEvidence,
   type PromiseBreach,
 } from '../../core/ownership/index.js';
-import type { StepId } from '../../core/plan/plan-types.js';
+import type { StepId } from '../../core/model/plan-types.js';
 import { fail, pass, type GateVerdict } from './gate-verdict.js';
 
 export interface PromiseGateInput {

@@ -6,7 +6,7 @@
  * control plane, while the management cluster stays up and already is the source of truth for the Cluster.
  */
 import type { RancherClusterRef } from '../../core/distros/rke2/cluster-ref.js';
-import type { MigrationPlan, ObjectRef } from '../../core/plan/plan-types.js';
+import type { MigrationPlan, ObjectRef } from '../../core/model/plan-types.js';
 import type { JournalLocation } from './journal-schema.js';
 
 export const JOURNAL_NAME = 'uproot-migration';

@@ -11,7 +11,7 @@ import {
   migrationPlanSchema,
   objectRefSchema,
   stepIdSchema,
-} from '../../core/plan/plan-types.js';
+} from '../../core/model/plan-types.js';
 import { leaseRecordSchema } from '../../core/ownership/index.js';
 
 export const JOURNAL_SCHEMA_VERSION = 'uproot.dev/journal/v1';

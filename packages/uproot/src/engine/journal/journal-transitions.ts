@@ -5,7 +5,7 @@
  */
 import { InternalError } from '../../errors/index.js';
 import { appendLeaseLooks } from '../../core/ownership/index.js';
-import type { MigrationPlan, StepId } from '../../core/plan/plan-types.js';
+import type { MigrationPlan, StepId } from '../../core/model/plan-types.js';
 import {
   JOURNAL_SCHEMA_VERSION,
   type BackupEntry,

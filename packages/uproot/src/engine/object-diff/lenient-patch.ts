@@ -5,7 +5,7 @@
  * is already there); remove deletes when present; a `test` before a remove/replace of an array element finds
  * that element by value (it may have moved), and when it is gone the change is taken as already made.
  */
-import type { JsonPatchOp } from '../../core/plan/plan-types.js';
+import type { JsonPatchOp } from '../../core/model/plan-types.js';
 import { ExitCode, UprootError } from '../../errors/index.js';
 import {
   cloneJson,

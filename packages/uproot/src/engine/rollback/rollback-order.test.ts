@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Gate } from '../../core/plan/plan-types.js';
+import type { Gate } from '../../core/model/plan-types.js';
 import { flagsGate as flags, plan, step } from '../testing/plan-fixtures.js';
 import { gatesAfterUndo } from './rollback-order.js';
 

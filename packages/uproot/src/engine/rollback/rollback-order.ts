@@ -4,7 +4,7 @@
  * with leader migration on, the KCM regains the migration lease). Before the first step, only the invariants
  * that held before the migration are checked.
  */
-import type { Gate, MigrationPlan, PlanStep } from '../../core/plan/plan-types.js';
+import type { Gate, MigrationPlan, PlanStep } from '../../core/model/plan-types.js';
 import type { Journal } from '../journal/journal-schema.js';
 import { upgradeBoundary } from './upgrade-boundary.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../clock/index.js';
-import type { Gate } from '../../core/plan/plan-types.js';
+import type { Gate } from '../../core/model/plan-types.js';
 import type { Journal } from '../journal/journal-schema.js';
 import {
   beginApply,

@@ -4,7 +4,7 @@
  * rolled-back after its gates), and every undo is idempotent, so a crashed rollback is resumed by running
  * `uproot rollback` again.
  */
-import type { Change, PlanStep, StepId } from '../../core/plan/plan-types.js';
+import type { Change, PlanStep, StepId } from '../../core/model/plan-types.js';
 import type { EventSink } from '../events.js';
 import { checkGate, type GateCheckActions } from '../gate-check.js';
 import type { Backup, ChangeRecord, GateRecord, Journal } from '../journal/journal-schema.js';

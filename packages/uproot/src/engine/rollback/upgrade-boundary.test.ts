@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../clock/index.js';
-import type { MigrationPlan } from '../../core/plan/plan-types.js';
+import type { MigrationPlan } from '../../core/model/plan-types.js';
 import { UprootError } from '../../errors/index.js';
 import type { Journal } from '../journal/journal-schema.js';
 import {

@@ -7,7 +7,7 @@
  * refuses the rest with a reason and what to do instead. The plan lists these steps in kubernetes.upgrades,
  * so the engine needs no distribution knowledge to find them.
  */
-import type { PlanStep, StepId } from '../../core/plan/plan-types.js';
+import type { PlanStep, StepId } from '../../core/model/plan-types.js';
 import { ExitCode, UprootError } from '../../errors/index.js';
 import type { Journal } from '../journal/journal-schema.js';
 

@@ -2,7 +2,7 @@
  * Small plans and journals for engine tests: plain data, no I/O. (Used by *.test.ts and the integration
  * tests; not part of the public API.)
  */
-import type { Change, Gate, MigrationPlan, PlanStep, StepId } from '../../core/plan/plan-types.js';
+import type { Change, Gate, MigrationPlan, PlanStep, StepId } from '../../core/model/plan-types.js';
 import type { Journal } from '../journal/journal-schema.js';
 import { createJournal } from '../journal/journal-transitions.js';
 

@@ -6,7 +6,7 @@
  * and left alone. `--as-jobs` hands the same work to Kubernetes Jobs instead (fleet-jobs.ts).
  */
 import { resolve } from 'node:path';
-import type { StepId } from '../../core/plan/plan-types.js';
+import type { StepId } from '../../core/model/plan-types.js';
 import type { EngineEvent } from '../../engine/events.js';
 import { countsAsFailure, fleetExitCode, pacingOf, type ClusterOutcome } from '../../core/fleet/index.js';
 import { ExitCode, InternalError } from '../../errors/index.js';

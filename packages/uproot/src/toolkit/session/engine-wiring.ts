@@ -5,7 +5,7 @@
  */
 import type { Clock, Random } from '../../clock/index.js';
 import { planFacts, controlPlaneSelectorFor } from '../../core/distros/distro-facts.js';
-import type { MigrationPlan, StepId } from '../../core/plan/plan-types.js';
+import type { MigrationPlan, StepId } from '../../core/model/plan-types.js';
 import { localFiles } from '../../adapters/files/backed-up-write.js';
 import { KubeGateReader } from '../../adapters/kube/gate-reader.js';
 import type { Confirm, StepTransforms } from '../../engine/appliers/applier-types.js';

@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { ProcessRunner } from '../../adapters/process/run-command.js';
 import type { Clock, Random } from '../../clock/index.js';
-import type { MigrationPlan } from '../../core/plan/plan-types.js';
+import type { MigrationPlan } from '../../core/model/plan-types.js';
 import { InputError } from '../../errors/index.js';
 import type { StepTransforms } from '../../engine/appliers/applier-types.js';
 import type { EventSink } from '../../engine/events.js';

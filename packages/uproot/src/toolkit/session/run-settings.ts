@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import type { Clock, Random } from '../../clock/index.js';
-import type { StepId } from '../../core/plan/plan-types.js';
+import type { StepId } from '../../core/model/plan-types.js';
 import { InputError } from '../../errors/index.js';
 import type { StepTransforms } from '../../engine/appliers/applier-types.js';
 import { parseCommandTemplate } from '../../engine/appliers/command-template.js';

@@ -3,11 +3,12 @@
  * the versions, and the kube-controller-manager's effective flags (from its pods, or the cluster definition
  * when the KCM is not a pod, as on RKE).
  */
-import { parseKubernetesVersion, type KubernetesVersion } from '../../kubernetes-version/index.js';
+import { parseKubernetesVersion, type KubernetesVersion } from '../../model/kubernetes-version.js';
+import type { KubeSnapshot, NodeFacts } from '../../model/snapshot.js';
+import type { Readable } from '../../model/readable.js';
+import { normalizeArg, parseFlags, type Flags } from '../../model/component-flags.js';
+import type { ClusterDefinition } from '../../model/cluster-definition.js';
 import { imageTag } from '../../model/index.js';
-import type { KubeSnapshot, NodeFacts, Readable } from '../snapshot.js';
-import { normalizeArg, parseFlags, type Flags } from './component-flags.js';
-import type { ClusterDefinition } from './cluster-definition.js';
 
 export type Distro = 'rke2' | 'rke' | 'kubeadm' | 'k3s' | 'unknown';
 

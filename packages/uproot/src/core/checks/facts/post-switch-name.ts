@@ -6,7 +6,7 @@
  * `local-hostname` and the hostname are `ip-10-0-1-23.<domain>` while EC2 keeps `ip-10-0-1-23.ec2.internal`
  * (prior-art §2, pain points 2–3; seed 004). This is a prediction from settings, not an observation.
  */
-import type { Ec2InstanceFacts, VpcDhcpFacts } from '../snapshot.js';
+import type { Ec2InstanceFacts, VpcDhcpFacts } from '../../model/snapshot.js';
 import { nodeNameLookup } from './provider-id.js';
 
 /** The domain a VPC's DHCP options give its instances; `none` when the set names no domain (or there is no set). */

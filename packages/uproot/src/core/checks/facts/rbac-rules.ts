@@ -12,7 +12,7 @@ import type {
   RoleBindingFacts,
   RoleFacts,
   Subject,
-} from '../snapshot.js';
+} from '../../model/snapshot.js';
 
 export function ruleAllows(rule: PolicyRule, attrs: ResourceAttributes): boolean {
   const has = (list: readonly string[], value: string) => list.includes('*') || list.includes(value);

@@ -3,7 +3,7 @@
  * array such as `["server","--cloud-provider-name","aws"]`). Read as flag → value; undefined when absent or
  * unreadable.
  */
-import type { NodeFacts } from '../snapshot.js';
+import type { NodeFacts } from '../../model/snapshot.js';
 
 export function rke2NodeArgs(node: NodeFacts): Map<string, string> | undefined {
   const raw = node.annotations['rke2.io/node-args'];

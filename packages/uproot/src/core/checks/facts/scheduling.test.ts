@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { placementOnNode, toleratesTaint } from './scheduling.js';
 import { formatToleration } from '../../scheduling/index.js';
-import type { NodeFacts, Taint, Toleration } from '../snapshot.js';
+import type { NodeFacts } from '../../model/snapshot.js';
+import type { Taint, Toleration } from '../../model/taint.js';
 
 const taint: Taint = { key: 'node-role.kubernetes.io/control-plane', value: 'true', effect: 'NoSchedule' };
 

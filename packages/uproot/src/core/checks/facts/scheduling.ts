@@ -5,7 +5,8 @@
  * (pkg/controller/daemon/util).
  */
 import { formatTaint, toleratesTaint } from '../../scheduling/index.js';
-import type { NodeFacts, Taint, Toleration } from '../snapshot.js';
+import type { NodeFacts } from '../../model/snapshot.js';
+import type { Taint, Toleration } from '../../model/taint.js';
 
 export { formatTaint, toleratesTaint };
 

@@ -8,8 +8,8 @@
  * chart's system:cloud-controller-manager ClusterRole (seed 004's rules, leases included) to that user.
  */
 import { CCM_IMAGE_REPOSITORY } from '../../ccm/index.js';
-import { addToCommaList, lastFlagValue, setFlag } from '../shared/flag-list.js';
-import { isRecord, type JsonRecord } from '../shared/json-value.js';
+import { addToCommaList, lastFlagValue, setFlag } from '../../model/flag-list.js';
+import { isRecord, type JsonRecord } from '../../model/json-value.js';
 import { containers, flagsOf, withHostPath } from './static-pod.js';
 
 export const CCM_MANIFEST_PATH = '/etc/kubernetes/manifests/cloud-controller-manager.yaml';

@@ -2,7 +2,7 @@
 import { InputError } from '../../../errors/index.js';
 import type { DistroPlanner } from '../distro.js';
 import { kubeadmFacts } from './kubeadm-facts.js';
-import { isRecord } from '../shared/json-value.js';
+import { isRecord } from '../../model/json-value.js';
 import { documentValue, editYamlText, parseStream } from '../shared/yaml-edit.js';
 import { isCcmPod } from './ccm-static-pod.js';
 import {

@@ -5,11 +5,11 @@ import {
   renderLeaderMigrationConfiguration,
   type MigrationPhase,
 } from '../../leader-migration/index.js';
-import { parseKubernetesVersion, type KubernetesVersion } from '../../kubernetes-version/index.js';
+import { parseKubernetesVersion, type KubernetesVersion } from '../../model/kubernetes-version.js';
 import type { PlannedUpgrade } from '../distro.js';
-import type { Artifact, PlanFinding } from '../../plan/plan-types.js';
+import type { Artifact, PlanFinding } from '../../model/plan-types.js';
 import { seedClusterRoleRules } from '../../ccm/chart-values.js';
-import { lastFlagValue } from '../shared/flag-list.js';
+import { lastFlagValue } from '../../model/flag-list.js';
 import { LEADER_LOCKING_ROLE } from '../shared/migration-lease-rbac.js';
 import type { CcmTags } from '../shared/plan-common.js';
 import type { VersionPlan } from '../shared/version-policy.js';

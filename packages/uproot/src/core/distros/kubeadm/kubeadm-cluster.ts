@@ -4,10 +4,10 @@
  * Other static pods (etcd, kube-scheduler) are ignored.
  */
 import { InputError } from '../../../errors/index.js';
-import { parseKubernetesVersion, type KubernetesVersion } from '../../kubernetes-version/index.js';
+import { parseKubernetesVersion, type KubernetesVersion } from '../../model/kubernetes-version.js';
 import type { ClusterDefinition } from '../distro.js';
-import { lastFlagValue } from '../shared/flag-list.js';
-import { fieldPath, isRecord, type JsonRecord } from '../shared/json-value.js';
+import { lastFlagValue } from '../../model/flag-list.js';
+import { fieldPath, isRecord, type JsonRecord } from '../../model/json-value.js';
 import {
   fieldError,
   parseYamlFile,

@@ -8,8 +8,8 @@
  * kube-apiserver first on each control-plane node (nothing may be newer than it), then the kubelets; uproot's
  * kube-controller-manager and CCM writes come after (Kubernetes version-skew policy).
  */
-import { parseKubernetesVersion, type KubernetesVersion } from '../../kubernetes-version/index.js';
-import type { Change } from '../../plan/plan-types.js';
+import { parseKubernetesVersion, type KubernetesVersion } from '../../model/kubernetes-version.js';
+import type { Change } from '../../model/plan-types.js';
 import type { PlannedUpgrade } from '../distro.js';
 import {
   APISERVER_FLAG_REASON,

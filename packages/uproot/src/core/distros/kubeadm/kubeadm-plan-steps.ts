@@ -3,7 +3,7 @@
  * artifacts and the step with its undo to the plan, in the order the plan lists them.
  */
 import { stringify } from 'yaml';
-import type { Change } from '../../plan/plan-types.js';
+import type { Change } from '../../model/plan-types.js';
 import { disableLeaderMigrationStep } from '../shared/common-steps.js';
 import { migrationLeasePatch, revokeMigrationLeasePatch } from '../shared/migration-lease-rbac.js';
 import type { PlanAssembly } from '../shared/plan-assembly.js';

@@ -6,7 +6,7 @@ import { flagsOf } from './static-pod.js';
 import { codeOf, example } from '../shared/test-support/examples.js';
 import { kubeadmPlanner } from './index.js';
 import type { KubeadmDefinition } from './kubeadm-cluster.js';
-import type { JsonRecord } from '../shared/json-value.js';
+import type { JsonRecord } from '../../model/json-value.js';
 
 const KCM = example('kube-controller-manager.yaml');
 

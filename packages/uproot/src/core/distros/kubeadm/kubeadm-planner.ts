@@ -5,10 +5,10 @@
  * external provider, then (optionally) disable leader migration on the CCM.
  */
 import { InputError } from '../../../errors/index.js';
-import type { MigrationPlan, PlanFinding } from '../../plan/plan-types.js';
+import type { MigrationPlan, PlanFinding } from '../../model/plan-types.js';
 import type { PlanOptions } from '../distro.js';
 import { verifyProviderIdsStep } from '../shared/common-steps.js';
-import { boolFlag, lastFlagValue } from '../shared/flag-list.js';
+import { boolFlag, lastFlagValue } from '../../model/flag-list.js';
 import { journeyHops } from '../shared/journey-steps.js';
 import { PlanAssembly } from '../shared/plan-assembly.js';
 import {

@@ -4,12 +4,12 @@
  * kube-apiserver), told apart by their containers. For install-ccm, `current` is the node's KCM manifest
  * (the CCM is derived from it) or an existing CCM manifest (brought to what the migration needs).
  */
-import { atLeast, parseKubernetesVersion } from '../../kubernetes-version/index.js';
-import type { StepId } from '../../plan/plan-types.js';
+import { atLeast, parseKubernetesVersion } from '../../model/kubernetes-version.js';
+import type { StepId } from '../../model/plan-types.js';
 import { hopOf, type PlannedUpgrade, type StepOptions } from '../distro.js';
 import { APISERVER_CLOUD_FLAGS, apiserverDropsCloudFlags } from '../shared/journey-steps.js';
-import { addToCommaList, lastFlagValue, setFlag, withoutFlags } from '../shared/flag-list.js';
-import { cloneJson, isRecord, type JsonRecord } from '../shared/json-value.js';
+import { addToCommaList, lastFlagValue, setFlag, withoutFlags } from '../../model/flag-list.js';
+import { cloneJson, isRecord, type JsonRecord } from '../../model/json-value.js';
 import { grantMigrationLease } from '../shared/migration-lease-rbac.js';
 import {
   LEADER_MIGRATION_FILE,

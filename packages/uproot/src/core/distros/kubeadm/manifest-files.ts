@@ -1,8 +1,8 @@
 /** The files a kubeadm plan edits on the nodes, tracked step by step (object and text with comments kept). */
 import { stringify } from 'yaml';
-import type { Change, StepId } from '../../plan/plan-types.js';
+import type { Change, StepId } from '../../model/plan-types.js';
 import type { StepOptions } from '../distro.js';
-import { deepEqual } from '../shared/json-value.js';
+import { deepEqual } from '../../model/json-value.js';
 import { unifiedDiff } from '../shared/plan-building.js';
 import { editYamlText } from '../shared/yaml-edit.js';
 import {

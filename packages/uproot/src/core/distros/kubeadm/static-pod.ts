@@ -2,7 +2,7 @@
  * Static pod manifests as kubeadm writes them: one container whose `command` is the binary followed by its
  * flags (some setups use `args`), hostPath volumes with matching mounts. Pure helpers over plain JSON.
  */
-import { isRecord, type JsonRecord } from '../shared/json-value.js';
+import { isRecord, type JsonRecord } from '../../model/json-value.js';
 
 export function isPod(value: unknown): value is JsonRecord {
   return (

@@ -6,7 +6,7 @@
  *
  * Reused by the sandbox twin to decide how its simulated RKE nodes run their components.
  */
-import { isRecord, type JsonRecord } from '../shared/json-value.js';
+import { isRecord, type JsonRecord } from '../../model/json-value.js';
 
 export type RkeService = 'kube-controller' | 'kube-api' | 'kubelet';
 

@@ -3,7 +3,7 @@
  * HelmChart, otherwise a person runs helm with the values file. The chart is installed with leader migration,
  * moves to the target minor with the cluster, and finally runs without leader migration.
  */
-import type { Change, PlanFinding, PlanStep } from '../../plan/plan-types.js';
+import type { Change, PlanFinding, PlanStep } from '../../model/plan-types.js';
 import {
   cloudConfigMap,
   helmChartYaml,
@@ -16,7 +16,7 @@ import {
   withoutLeaderMigration,
 } from '../../ccm/chart-values.js';
 import { disableLeaderMigrationStep } from '../shared/common-steps.js';
-import type { JsonRecord } from '../shared/json-value.js';
+import type { JsonRecord } from '../../model/json-value.js';
 import type { PlanAssembly } from '../shared/plan-assembly.js';
 import { gates } from '../shared/plan-building.js';
 import { ccmImage, type CcmTags } from '../shared/plan-common.js';

@@ -4,9 +4,9 @@
  */
 import { z } from 'zod';
 import { InputError } from '../../../errors/index.js';
-import { parseKubernetesVersion, type KubernetesVersion } from '../../kubernetes-version/index.js';
+import { parseKubernetesVersion, type KubernetesVersion } from '../../model/kubernetes-version.js';
 import type { ClusterDefinition } from '../distro.js';
-import { fieldPath, getPath, isRecord, type JsonRecord } from '../shared/json-value.js';
+import { fieldPath, getPath, isRecord, type JsonRecord } from '../../model/json-value.js';
 import { isManagementRkeCluster, managementView } from './rke-management-form.js';
 import {
   fieldError,

@@ -1,12 +1,12 @@
 /** RKE plan helpers: the HelmChart without RKE2's bootstrap flag, node names, and the plan's findings. */
-import type { PlanFinding } from '../../plan/plan-types.js';
+import type { PlanFinding } from '../../model/plan-types.js';
 import {
   carryCloudConfig,
   rkeAwsCloudProviderConfig,
   type CloudConfigCarry,
 } from '../../cloud-config/index.js';
 import { kcmCloudFlags, type KcmCloudFlags, type PlannedCcm } from '../shared/controller-handover.js';
-import { isRecord, type JsonRecord } from '../shared/json-value.js';
+import { isRecord, type JsonRecord } from '../../model/json-value.js';
 import { rkeExternalProblems } from './effective-config.js';
 import type { RkeDefinition } from './rke-cluster.js';
 

@@ -7,7 +7,7 @@
  * translates the keys it touches both ways and leaves every other key as it is, so a live object edited through
  * the yaml view keeps everything Rancher and the user put there.
  */
-import { cloneJson, isRecord, type JsonRecord } from '../shared/json-value.js';
+import { cloneJson, isRecord, type JsonRecord } from '../../model/json-value.js';
 
 export const MANAGEMENT_CLUSTER = { apiVersion: 'management.cattle.io/v3', kind: 'Cluster' } as const;
 

@@ -4,9 +4,9 @@
  * `cloud_provider: external-aws`.
  */
 import { InputError } from '../../../errors/index.js';
-import { parseKubernetesVersion } from '../../kubernetes-version/index.js';
-import type { Change, MigrationPlan, PlanFinding } from '../../plan/plan-types.js';
-import type { PlanOptions, StepOptions } from '../distro.js';
+import { parseKubernetesVersion } from '../../model/kubernetes-version.js';
+import type { Change, MigrationPlan, PlanFinding } from '../../model/plan-types.js';
+import type { PlannedUpgrade, PlanOptions, StepOptions } from '../distro.js';
 import { CONTROL_PLANE_LABEL } from '../../ccm/index.js';
 import {
   cordonStep,
@@ -23,7 +23,7 @@ import {
   type DefinitionEditor,
 } from '../shared/definition-edit.js';
 import { planControllerHandover, plannedCcms, withCarriedDecisions } from '../shared/controller-handover.js';
-import { getPath } from '../shared/json-value.js';
+import { getPath } from '../../model/json-value.js';
 import { JOURNEY_SOURCE, journeyHops, upgradeStep } from '../shared/journey-steps.js';
 import { runningForms } from '../shared/releases.js';
 import { PlanAssembly } from '../shared/plan-assembly.js';
@@ -32,13 +32,19 @@ import {
   ccmImage,
   ccmTags,
   csiMigrationFindings,
+  type CcmTags,
   migrationPlan,
   notAwsError,
   nothingToDoPlan,
   rejectForeignOptions,
   stepOptionsFor,
 } from '../shared/plan-common.js';
-import { checkCurrentVersion, checkInTreeExists, resolveTarget } from '../shared/version-policy.js';
+import {
+  checkCurrentVersion,
+  checkInTreeExists,
+  resolveTarget,
+  type VersionPlan,
+} from '../shared/version-policy.js';
 import { editYamlText } from '../shared/yaml-edit.js';
 import { locate } from '../shared/yaml-source.js';
 import { rkeConfigOf, rkeEffectiveSettings, rkeExternalProblems } from './effective-config.js';
@@ -70,11 +76,58 @@ const SEED_002 = 'seed 002 (Rancher, "Migrating Amazon In-tree to Out-of-tree"),
 const SEED_004 = 'seed 004 (Rancher, "Setting up the Amazon Cloud Provider"), out-of-tree RKE';
 const CP_SELECTOR = `${CONTROL_PLANE_LABEL.rke}=true`;
 
-// eslint-disable-next-line max-lines-per-function -- split by wt-floor
 export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan {
+  const early = refuseOrNothingToDo(def, options);
+  if (early) return early;
+  const { customNames, useInstanceMetadataHostname } = nodeNaming(def, options);
+  const decisions = rkeDecisions(def, options, useInstanceMetadataHostname);
+  const { versions, tags, handover, carried, chart, stepOptions } = decisions;
+
+  const plan = new PlanAssembly();
+  const { definition, applyCluster } = rkeDefinition(def, plan, stepOptions);
+
+  const grant = kcmLeaseGrantStep();
+  plan.addStep(grant.step);
+  addEnableLeaderMigration(plan, definition, applyCluster);
+  plan.addStep(
+    cordonStep(
+      CP_SELECTOR,
+      `kubectl cordon -l "${CP_SELECTOR}", so AWS cloud controller pods run on nodes only after they are updated to the external provider.`,
+      `${SEED_002}, step 2`,
+    ),
+  );
+  addInstallCcm(plan, chart, `${SEED_002}, step 3; ${SEED_004}, Helm chart installation (RKE)`);
+  plan.addStep(confirmInstalledStep(`${SEED_002}, step 4`));
+  addSwitchToExternal(plan, definition, applyCluster, decisions, useInstanceMetadataHostname);
+  addDisableLeaderMigration(plan, chart, `${SEED_002}, step 5 (last part)`);
+  plan.addStep(verifyProviderIdsStep(`${SEED_002}, step 6`));
+  for (const hop of journeyHops(stepOptions)) addRkeHop(plan, definition, applyCluster, chart, hop);
+  plan.addArtifact(grant.artifact);
+
+  const findings: PlanFinding[] = [
+    ...tags.findings,
+    ...namingFindings(
+      def,
+      customNames.length,
+      useInstanceMetadataHostname,
+      options.useInstanceMetadataHostname !== undefined,
+    ),
+    ccmInstallFinding(chart),
+    ...handover.findings,
+    ...(carried?.findings ?? []),
+    options.rkeTooling ? externalAwsToolingFinding(options.rkeTooling) : rkeExternalAwsFinding(def.form),
+    ...csiMigrationFindings(def.document),
+    ...rkeStrategyFindings(rkeConfigOf(def.document)),
+    ...finalStateFindings(definition.current.object),
+    rkeEndOfLifeFinding(versions.upgrade),
+  ];
+  return migrationPlan(def, stepOptions, { steps: plan.steps, findings, artifacts: plan.artifacts });
+}
+
+/** A cluster already on external-aws has nothing to do; one not on AWS, or past the in-tree provider, is refused. */
+function refuseOrNothingToDo(def: RkeDefinition, options: PlanOptions): MigrationPlan | undefined {
   rejectForeignOptions('rke', options);
   const { parsed, docIndex, rkePath, document } = def;
-  const rke = rkeConfigOf(document);
   const versionLocation = locate(parsed, docIndex, [...rkePath, 'kubernetes_version']);
   checkCurrentVersion('rke', def.kubernetesVersion, versionLocation);
   const settings = rkeEffectiveSettings(document);
@@ -97,7 +150,16 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
     );
   }
   if (inTree) checkInTreeExists(def.kubernetesVersion, versionLocation, 'cloud_provider.name: aws');
+  return undefined;
+}
 
+/** useInstanceMetadataHostname: what the user asked, else true unless nodes carry custom names (refused with it). */
+function nodeNaming(
+  def: RkeDefinition,
+  options: PlanOptions,
+): { readonly customNames: readonly number[]; readonly useInstanceMetadataHostname: boolean } {
+  const { parsed, docIndex, rkePath, document } = def;
+  const rke = rkeConfigOf(document);
   const customNames = customNameIndexes(rke);
   const firstCustom = customNames[0];
   if (options.useInstanceMetadataHostname === true && firstCustom !== undefined) {
@@ -112,7 +174,25 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
     );
   }
   const useInstanceMetadataHostname = options.useInstanceMetadataHostname ?? customNames.length === 0;
+  return { customNames, useInstanceMetadataHostname };
+}
 
+/** What the plan decides before any step: versions, CCM images, which controllers move, the cloud config, the chart. */
+interface RkeDecisions {
+  readonly versions: VersionPlan;
+  readonly tags: CcmTags;
+  readonly handover: ReturnType<typeof planControllerHandover>;
+  readonly carried: ReturnType<typeof rkeCloudConfig>;
+  readonly chart: ReturnType<typeof rkeCcmChart>;
+  readonly stepOptions: StepOptions;
+}
+
+function rkeDecisions(
+  def: RkeDefinition,
+  options: PlanOptions,
+  useInstanceMetadataHostname: boolean,
+): RkeDecisions {
+  const rke = rkeConfigOf(def.document);
   const versions = resolveTarget('rke', def.kubernetesVersion, options.targetVersion, options);
   const tags = ccmTags('rke', versions, options.ccmImageTag);
   const helmController = runsHelmController(rke);
@@ -131,13 +211,14 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
   const carried = rkeCloudConfig(rke, plannedCcms(baseOptions));
   const chart = rkeCcmChart(helmController, tags, { ccmArgs: handover.ccmArgs, cloudConfig: carried?.text });
   const stepOptions = withCarriedDecisions(baseOptions, handover, carried);
+  return { versions, tags, handover, carried, chart, stepOptions };
+}
 
-  const plan = new PlanAssembly();
-  const { definition, applyCluster } = rkeDefinition(def, plan, stepOptions);
-
-  const grant = kcmLeaseGrantStep();
-  plan.addStep(grant.step);
-
+function addEnableLeaderMigration(
+  plan: PlanAssembly,
+  definition: DefinitionEditor,
+  applyCluster: readonly Change[],
+): void {
   const enable = definition.edit(
     'enable-leader-migration',
     'Set services.kube-controller.extra_args.enable-leader-migration: "true" (cloud_provider stays aws).',
@@ -155,18 +236,16 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
       },
     }),
   );
+}
 
-  plan.addStep(
-    cordonStep(
-      CP_SELECTOR,
-      `kubectl cordon -l "${CP_SELECTOR}", so AWS cloud controller pods run on nodes only after they are updated to the external provider.`,
-      `${SEED_002}, step 2`,
-    ),
-  );
-
-  addInstallCcm(plan, chart, `${SEED_002}, step 3; ${SEED_004}, Helm chart installation (RKE)`);
-  plan.addStep(confirmInstalledStep(`${SEED_002}, step 4`));
-
+/** switch-to-external: cloud_provider external-aws (and, on a journey, the target kubernetes_version). */
+function addSwitchToExternal(
+  plan: PlanAssembly,
+  definition: DefinitionEditor,
+  applyCluster: readonly Change[],
+  { versions }: RkeDecisions,
+  useInstanceMetadataHostname: boolean,
+): void {
   const upgradeText = versions.upgrade ? ` and kubernetes_version ${versions.target.raw}` : '';
   const switched = definition.edit(
     'switch-to-external',
@@ -189,53 +268,38 @@ export function planRke(def: RkeDefinition, options: PlanOptions): MigrationPlan
       },
     }),
   );
+}
 
-  addDisableLeaderMigration(plan, chart, `${SEED_002}, step 5 (last part)`);
-  plan.addStep(verifyProviderIdsStep(`${SEED_002}, step 6`));
-  for (const hop of journeyHops(stepOptions)) {
-    const version = parseKubernetesVersion(hop.version);
-    const edit = definition.edit(
-      hop.step,
-      `Set kubernetes_version ${hop.version}.`,
-      'None: Kubernetes does not downgrade.',
-    );
-    const ccm = hopCcmChanges(plan, chart, hop.ccmTag);
-    plan.addStep(
-      upgradeStep({
-        version,
-        description: `RKE updates the control-plane nodes one at a time, then the workers, to ${hop.version}; then the CCM moves to ${ccmImage(hop.ccmTag)}, the release of that minor (never newer than the API server). The next hop starts only when every kubelet and the API server run ${runningForms('rke', hop.version).kubeletVersion}.`,
-        source: `${JOURNEY_SOURCE}; ${SEED_002}, "If you're upgrading the cluster's Kubernetes version, set the Kubernetes version as well"`,
-        changes: [...editChanges(edit, ...applyCluster), ...ccm],
-        gates: [
-          gates.clusterRolledOut(),
-          gates.kubernetesVersion('rke', hop.version),
-          gates.ccmRolledOut(),
-          gates.nodesInitialized(),
-          gates.loadBalancersKept(),
-        ],
-      }),
-    );
-  }
-  plan.addArtifact(grant.artifact);
-
-  const findings: PlanFinding[] = [
-    ...tags.findings,
-    ...namingFindings(
-      def,
-      customNames.length,
-      useInstanceMetadataHostname,
-      options.useInstanceMetadataHostname !== undefined,
-    ),
-    ccmInstallFinding(chart),
-    ...handover.findings,
-    ...(carried?.findings ?? []),
-    options.rkeTooling ? externalAwsToolingFinding(options.rkeTooling) : rkeExternalAwsFinding(def.form),
-    ...csiMigrationFindings(document),
-    ...rkeStrategyFindings(rke),
-    ...finalStateFindings(definition.current.object),
-    rkeEndOfLifeFinding(versions.upgrade),
-  ];
-  return migrationPlan(def, stepOptions, { steps: plan.steps, findings, artifacts: plan.artifacts });
+/** One hop of an upgrade journey: kubernetes_version, then the CCM of that minor. */
+function addRkeHop(
+  plan: PlanAssembly,
+  definition: DefinitionEditor,
+  applyCluster: readonly Change[],
+  chart: ReturnType<typeof rkeCcmChart>,
+  hop: PlannedUpgrade,
+): void {
+  const version = parseKubernetesVersion(hop.version);
+  const edit = definition.edit(
+    hop.step,
+    `Set kubernetes_version ${hop.version}.`,
+    'None: Kubernetes does not downgrade.',
+  );
+  const ccm = hopCcmChanges(plan, chart, hop.ccmTag);
+  plan.addStep(
+    upgradeStep({
+      version,
+      description: `RKE updates the control-plane nodes one at a time, then the workers, to ${hop.version}; then the CCM moves to ${ccmImage(hop.ccmTag)}, the release of that minor (never newer than the API server). The next hop starts only when every kubelet and the API server run ${runningForms('rke', hop.version).kubeletVersion}.`,
+      source: `${JOURNEY_SOURCE}; ${SEED_002}, "If you're upgrading the cluster's Kubernetes version, set the Kubernetes version as well"`,
+      changes: [...editChanges(edit, ...applyCluster), ...ccm],
+      gates: [
+        gates.clusterRolledOut(),
+        gates.kubernetesVersion('rke', hop.version),
+        gates.ccmRolledOut(),
+        gates.nodesInitialized(),
+        gates.loadBalancersKept(),
+      ],
+    }),
+  );
 }
 
 /**

@@ -4,9 +4,9 @@
  * the Role the engine reads) return the document unchanged.
  */
 import { InputError } from '../../../errors/index.js';
-import type { StepId } from '../../plan/plan-types.js';
+import type { StepId } from '../../model/plan-types.js';
 import { hopOf, type StepOptions } from '../distro.js';
-import { cloneJson, ensureRecord, isRecord, type JsonRecord } from '../shared/json-value.js';
+import { cloneJson, ensureRecord, isRecord, type JsonRecord } from '../../model/json-value.js';
 import { grantMigrationLease } from '../shared/migration-lease-rbac.js';
 import { isRkeDocument } from './rke-cluster.js';
 import { isManagementRkeCluster, managementView, withManagementView } from './rke-management-form.js';

@@ -1,8 +1,8 @@
 /** The RKE transformations applied to a file's text (comments and untouched bytes kept). */
 import { InputError } from '../../../errors/index.js';
-import type { StepId } from '../../plan/plan-types.js';
+import type { StepId } from '../../model/plan-types.js';
 import type { StepOptions } from '../distro.js';
-import { isRecord } from '../shared/json-value.js';
+import { isRecord } from '../../model/json-value.js';
 import { documentValue, editYamlText, parseStream } from '../shared/yaml-edit.js';
 import { isRkeDocument } from './rke-cluster.js';
 import { rkeApplyStep } from './rke-steps.js';

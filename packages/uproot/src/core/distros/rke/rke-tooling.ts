@@ -5,7 +5,7 @@
  * An older RKE takes the name for an unknown provider and cannot switch the cluster.
  */
 import { InputError } from '../../../errors/index.js';
-import type { PlanFinding } from '../../plan/plan-types.js';
+import type { PlanFinding } from '../../model/plan-types.js';
 
 export interface RkeTooling {
   /** `rke`: the RKE binary (`rke --version`); `rancher`: the Rancher server that runs RKE for the cluster. */

@@ -5,8 +5,8 @@
  *
  * Reused by the sandbox twin to decide how its simulated RKE2 nodes run their components.
  */
-import { isRecord, type JsonRecord } from '../shared/json-value.js';
-import { boolFlag, lastFlagValue } from '../shared/flag-list.js';
+import { isRecord, type JsonRecord } from '../../model/json-value.js';
+import { boolFlag, lastFlagValue } from '../../model/flag-list.js';
 import { RKE2_ROLES, roleLabels, selectorMatches, type Labels, type Rke2Role } from './machine-selector.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { KubernetesVersion } from '../../kubernetes-version/index.js';
+import type { KubernetesVersion } from '../../model/kubernetes-version.js';
 
 /**
  * With `cloud-provider-name: aws`, RKE2 names a node after instance metadata's `local-hostname`. Until the

@@ -2,7 +2,7 @@
  * Rancher's machine label selectors (spec.rkeConfig.machineSelectorConfig[].machineLabelSelector): standard
  * Kubernetes LabelSelector semantics over a machine's labels; a missing selector matches every machine.
  */
-import { isRecord } from '../shared/json-value.js';
+import { isRecord } from '../../model/json-value.js';
 
 export const RKE2_ROLES = ['etcd', 'control-plane', 'worker'] as const;
 export type Rke2Role = (typeof RKE2_ROLES)[number];

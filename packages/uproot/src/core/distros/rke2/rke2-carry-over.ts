@@ -3,7 +3,7 @@
  * decide route and nodeipam, and the in-tree cloud config (`cloud-provider-config`).
  */
 import { carryCloudConfig, parseAwsCloudConfig, type CloudConfigCarry } from '../../cloud-config/index.js';
-import type { PlanFinding } from '../../plan/plan-types.js';
+import type { PlanFinding } from '../../model/plan-types.js';
 import { kcmCloudFlags, type KcmCloudFlags, type PlannedCcm } from '../shared/controller-handover.js';
 import { argList, rke2EffectiveConfig } from './effective-config.js';
 import { roleLabels } from './machine-selector.js';

@@ -5,9 +5,9 @@
  */
 import { z } from 'zod';
 import { InputError } from '../../../errors/index.js';
-import { parseKubernetesVersion, type KubernetesVersion } from '../../kubernetes-version/index.js';
+import { parseKubernetesVersion, type KubernetesVersion } from '../../model/kubernetes-version.js';
 import type { ClusterDefinition } from '../distro.js';
-import { fieldPath, getPath, isRecord, type JsonRecord } from '../shared/json-value.js';
+import { fieldPath, getPath, isRecord, type JsonRecord } from '../../model/json-value.js';
 import { manifestDocuments, findManifest } from '../shared/manifest-stream.js';
 import {
   fieldError,

@@ -1,5 +1,5 @@
 /** The RKE2 plan's findings: the decisions it made and why, and what to check before starting. */
-import type { PlanFinding } from '../../plan/plan-types.js';
+import type { PlanFinding } from '../../model/plan-types.js';
 import { CCM_CHART } from '../../ccm/index.js';
 import { externalProblems, rke2NodeKinds } from './effective-config.js';
 import type { Rke2Definition } from './rke2-cluster.js';

@@ -2,9 +2,9 @@
  * The RKE2 plan (seed 002's RKE2 tab, seed 004's out-of-tree setup): every step as a concrete change to the
  * Rancher provisioning Cluster, merged into what the user has, with its gates and undo.
  */
-import { minorString, parseKubernetesVersion } from '../../kubernetes-version/index.js';
-import type { MigrationPlan } from '../../plan/plan-types.js';
-import type { PlannedUpgrade, PlanOptions } from '../distro.js';
+import { minorString, parseKubernetesVersion } from '../../model/kubernetes-version.js';
+import type { MigrationPlan } from '../../model/plan-types.js';
+import type { PlannedUpgrade, PlanOptions, StepOptions } from '../distro.js';
 import { CONTROL_PLANE_LABEL, helmChartYaml, renderHelmChart, valuesYaml } from '../../ccm/index.js';
 import {
   cordonStep,
@@ -27,20 +27,26 @@ import {
   journeyHops,
   upgradeStep,
 } from '../shared/journey-steps.js';
-import { isRecord, type JsonRecord } from '../shared/json-value.js';
+import { isRecord, type JsonRecord } from '../../model/json-value.js';
 import { PlanAssembly } from '../shared/plan-assembly.js';
 import { gates } from '../shared/plan-building.js';
 import {
   ccmImage,
   ccmTags,
   csiMigrationFindings,
+  type CcmTags,
   migrationPlan,
   notAwsError,
   nothingToDoPlan,
   rejectForeignOptions,
   stepOptionsFor,
 } from '../shared/plan-common.js';
-import { checkCurrentVersion, checkInTreeExists, resolveTarget } from '../shared/version-policy.js';
+import {
+  checkCurrentVersion,
+  checkInTreeExists,
+  resolveTarget,
+  type VersionPlan,
+} from '../shared/version-policy.js';
 import { locate } from '../shared/yaml-source.js';
 import { externalProblems, rke2NodeKinds, selectorEntries, usesInTreeAws } from './effective-config.js';
 import type { Rke2Definition } from './rke2-cluster.js';
@@ -106,8 +112,54 @@ function addRke2Hop(plan: PlanAssembly, definition: DefinitionEditor, hop: Plann
   );
 }
 
-// eslint-disable-next-line max-lines-per-function -- split by wt-floor
 export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPlan {
+  const early = refuseOrNothingToDo(def, options);
+  if (early) return early;
+  const decisions = rke2Decisions(def, options);
+  const plan = new PlanAssembly();
+  const definition = rke2DefinitionEditor(def, decisions.stepOptions, plan);
+
+  const grant = kcmLeaseGrantStep();
+  plan.addStep(grant.step);
+  addEnableLeaderMigration(plan, definition);
+  plan.addStep(
+    cordonStep(
+      CP_SELECTOR,
+      `kubectl cordon -l "${CP_SELECTOR}", so the CCM's chart installs and its pods start on nodes only as they are updated to the external provider.`,
+      `${SEED_002}, step 2`,
+    ),
+  );
+  addInstallCcm(plan, definition, decisions);
+  addSwitchToExternal(plan, definition, decisions);
+  addDisableLeaderMigration(plan, definition, decisions.tags);
+  plan.addStep(verifyProviderIdsStep(`${SEED_002}, step 6`));
+  for (const hop of journeyHops(decisions.stepOptions)) addRke2Hop(plan, definition, hop);
+  plan.addArtifact(grant.artifact);
+
+  const findings = [
+    ...decisions.tags.findings,
+    ...rke2Findings(def, {
+      keepAwsNodeNaming: decisions.keepAwsNodeNaming,
+      supervisorNaming: decisions.supervisorNaming,
+      flagGiven: options.keepAwsNodeNaming !== undefined,
+      targetMinor: decisions.versions.target.minor,
+      installTag: decisions.tags.installTag,
+    }),
+    ...decisions.handover.findings,
+    ...decisions.carried.findings,
+    ...csiMigrationFindings(def.cluster),
+    ...rke2StrategyFindings(def.cluster),
+    ...finalStateFindings(definition.current.object),
+  ];
+  return migrationPlan(def, decisions.stepOptions, {
+    steps: plan.steps,
+    findings,
+    artifacts: plan.artifacts,
+  });
+}
+
+/** A cluster that is already external has nothing to do; one not on AWS, or past the in-tree provider, is refused. */
+function refuseOrNothingToDo(def: Rke2Definition, options: PlanOptions): MigrationPlan | undefined {
   rejectForeignOptions('rke2', options);
   const { parsed, docIndex, pathInDoc, cluster } = def;
   const versionLocation = locate(parsed, docIndex, [...pathInDoc, 'spec', 'kubernetesVersion']);
@@ -126,7 +178,22 @@ export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPl
   }
   if (state === 'in-tree')
     checkInTreeExists(def.kubernetesVersion, versionLocation, 'cloud-provider-name: aws');
+  return undefined;
+}
 
+/** What the plan decides before any step: versions, CCM images, node naming, which controllers move, the cloud config. */
+interface Rke2Decisions {
+  readonly versions: VersionPlan;
+  readonly tags: CcmTags;
+  readonly supervisorNaming: boolean;
+  readonly keepAwsNodeNaming: boolean;
+  readonly handover: ReturnType<typeof planControllerHandover>;
+  readonly carried: ReturnType<typeof rke2CloudConfig>;
+  readonly stepOptions: StepOptions;
+}
+
+function rke2Decisions(def: Rke2Definition, options: PlanOptions): Rke2Decisions {
+  const { cluster } = def;
   const versions = resolveTarget('rke2', def.kubernetesVersion, options.targetVersion, options);
   const tags = ccmTags('rke2', versions, options.ccmImageTag);
   const supervisorNaming = reliesOnSupervisorNaming(cluster);
@@ -145,26 +212,32 @@ export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPl
   });
   const carried = rke2CloudConfig(cluster, plannedCcms(baseOptions));
   const stepOptions = withCarriedDecisions(baseOptions, handover, carried.carry);
+  return { versions, tags, supervisorNaming, keepAwsNodeNaming, handover, carried, stepOptions };
+}
 
-  const plan = new PlanAssembly();
-  const definition = definitionEditor({
+/** The provisioning Cluster in Rancher's management cluster, edited step by step. */
+function rke2DefinitionEditor(
+  def: Rke2Definition,
+  stepOptions: StepOptions,
+  plan: PlanAssembly,
+): DefinitionEditor {
+  return definitionEditor({
     file: def.file.path,
     target: {
       api: 'management',
-      apiVersion: String(cluster.apiVersion),
+      apiVersion: String(def.cluster.apiVersion),
       kind: 'Cluster',
       namespace: def.namespace,
       name: def.name,
     },
-    start: { object: cluster, text: def.file.text },
+    start: { object: def.cluster, text: def.file.text },
     render: (object) => rke2RenderFile(def, object),
     apply: (id, object) => rke2ApplyStep(id, object, stepOptions),
     assembly: plan,
   });
+}
 
-  const grant = kcmLeaseGrantStep();
-  plan.addStep(grant.step);
-
+function addEnableLeaderMigration(plan: PlanAssembly, definition: DefinitionEditor): void {
   const enable = definition.edit(
     'enable-leader-migration',
     'Add enable-leader-migration to kube-controller-manager-arg for control-plane machines (machineSelectorConfig), keeping cloud-provider-name: aws.',
@@ -182,15 +255,11 @@ export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPl
       },
     }),
   );
+}
 
-  plan.addStep(
-    cordonStep(
-      CP_SELECTOR,
-      `kubectl cordon -l "${CP_SELECTOR}", so the CCM's chart installs and its pods start on nodes only as they are updated to the external provider.`,
-      `${SEED_002}, step 2`,
-    ),
-  );
-
+/** install-ccm (the HelmChart in additionalManifest, with its values as artifacts) and wait-ccm-rollout. */
+function addInstallCcm(plan: PlanAssembly, definition: DefinitionEditor, decisions: Rke2Decisions): void {
+  const { tags, versions } = decisions;
   const install = definition.edit(
     'install-ccm',
     `Append the aws-cloud-controller-manager HelmChart to spec.rkeConfig.additionalManifest (your other manifests are kept), image pinned to ${tags.installTag}, --enable-leader-migration=true.`,
@@ -236,7 +305,15 @@ export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPl
     undo: { description: 'Nothing to undo.', changes: [] },
     optional: false,
   });
+}
 
+/** switch-to-external: the cluster to the external provider (and, on a journey, to the target version). */
+function addSwitchToExternal(
+  plan: PlanAssembly,
+  definition: DefinitionEditor,
+  decisions: Rke2Decisions,
+): void {
+  const { tags, versions, keepAwsNodeNaming } = decisions;
   const upgradeText = versions.upgrade
     ? ` and spec.kubernetesVersion ${versions.target.raw} (the CCM image stays at ${tags.installTag} until disable-leader-migration, so its pods keep running while the servers roll)${keepAwsNodeNaming ? '' : `, with disable-cloud-controller: true for the control plane (${CLOUD_CONTROLLER_REASON})`}`
     : '';
@@ -263,7 +340,9 @@ export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPl
       },
     }),
   );
+}
 
+function addDisableLeaderMigration(plan: PlanAssembly, definition: DefinitionEditor, tags: CcmTags): void {
   const disabled = definition.edit(
     'disable-leader-migration',
     tags.targetTag === tags.installTag
@@ -283,27 +362,4 @@ export function planRke2(def: Rke2Definition, options: PlanOptions): MigrationPl
       undo: { description: 'Re-enable leader migration on the CCM.', changes: undoChanges(disabled) },
     }),
   );
-
-  plan.addStep(verifyProviderIdsStep(`${SEED_002}, step 6`));
-
-  for (const hop of journeyHops(stepOptions)) addRke2Hop(plan, definition, hop);
-
-  plan.addArtifact(grant.artifact);
-
-  const findings = [
-    ...tags.findings,
-    ...rke2Findings(def, {
-      keepAwsNodeNaming,
-      supervisorNaming,
-      flagGiven: options.keepAwsNodeNaming !== undefined,
-      targetMinor: versions.target.minor,
-      installTag: tags.installTag,
-    }),
-    ...handover.findings,
-    ...carried.findings,
-    ...csiMigrationFindings(cluster),
-    ...rke2StrategyFindings(cluster),
-    ...finalStateFindings(definition.current.object),
-  ];
-  return migrationPlan(def, stepOptions, { steps: plan.steps, findings, artifacts: plan.artifacts });
 }

@@ -3,7 +3,7 @@
  * for `cloud-provider-name`, and whether its built-in cloud controller runs. The sandbox's RKE2 nodes follow
  * these; preflight and the planner judge RKE2 definitions with them.
  */
-import { atLeast, type KubernetesVersion } from '../../kubernetes-version/index.js';
+import { atLeast, type KubernetesVersion } from '../../model/kubernetes-version.js';
 
 /** The first patch of each minor whose `cloud-provider-name: aws` no longer configures the in-tree provider. */
 const AWS_NAME_ONLY_FROM: Readonly<Record<number, number>> = { 29: 11, 30: 7, 31: 3 };

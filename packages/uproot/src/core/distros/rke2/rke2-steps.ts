@@ -8,8 +8,8 @@
  * is not lost), and in every other entry that sets the same key and may match machines of that role.
  */
 import { InputError } from '../../../errors/index.js';
-import { parseKubernetesVersion } from '../../kubernetes-version/index.js';
-import type { StepId } from '../../plan/plan-types.js';
+import { parseKubernetesVersion } from '../../model/kubernetes-version.js';
+import type { StepId } from '../../model/plan-types.js';
 import { hopOf, type PlannedUpgrade, type StepOptions } from '../distro.js';
 import { CCM_CHART } from '../../ccm/index.js';
 import {
@@ -22,8 +22,8 @@ import {
   withImageTag,
   withoutLeaderMigration,
 } from '../../ccm/chart-values.js';
-import { flagName, setFlag, withoutFlags } from '../shared/flag-list.js';
-import { cloneJson, ensureRecord, isRecord, type JsonRecord } from '../shared/json-value.js';
+import { flagName, setFlag, withoutFlags } from '../../model/flag-list.js';
+import { cloneJson, ensureRecord, isRecord, type JsonRecord } from '../../model/json-value.js';
 import {
   appendManifest,
   findManifest,

@@ -1,8 +1,8 @@
 /** The RKE2 transformations applied to a file's text (comments and untouched bytes kept). */
 import { InputError } from '../../../errors/index.js';
-import type { StepId } from '../../plan/plan-types.js';
+import type { StepId } from '../../model/plan-types.js';
 import type { StepOptions } from '../distro.js';
-import { cloneJson, getPath, isRecord } from '../shared/json-value.js';
+import { cloneJson, getPath, isRecord } from '../../model/json-value.js';
 import { documentValue, editYamlText, parseStream } from '../shared/yaml-edit.js';
 import { findClusters, type Rke2Definition } from './rke2-cluster.js';
 import { rke2ApplyStep } from './rke2-steps.js';

@@ -2,7 +2,7 @@
  * Steps the planners build the same way: wording, selectors and sources differ, the step's identity and
  * (for RKE2 and RKE, whose every edit is rolled out node by node) its gates do not.
  */
-import type { Artifact, Change, Gate, PlanStep } from '../../plan/plan-types.js';
+import type { Artifact, Change, Gate, PlanStep } from '../../model/plan-types.js';
 import {
   LEADER_LOCKING_ROLE,
   migrationLeasePatch,

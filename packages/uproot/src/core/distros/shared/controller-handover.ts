@@ -21,9 +21,9 @@ import {
   routeControllerWorks,
   type CcmRelease,
 } from '../../ccm/index.js';
-import type { PlanFinding } from '../../plan/plan-types.js';
+import type { PlanFinding } from '../../model/plan-types.js';
 import type { StepOptions } from '../distro.js';
-import { lastFlagValue } from './flag-list.js';
+import { lastFlagValue } from '../../model/flag-list.js';
 
 const SEED_003 = 'seed 003 ("Migrate Replicated Control Plane To Use Cloud Controller Manager", Node IPAM)';
 

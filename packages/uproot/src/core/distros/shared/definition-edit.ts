@@ -2,8 +2,8 @@
  * A step that edits the cluster definition (a Rancher Cluster object or a cluster.yml): the change with its
  * JSON patch and reviewable diff, the undo, and the file as it stands after the step.
  */
-import type { Change, ObjectRef, StepId } from '../../plan/plan-types.js';
-import { deepEqual } from './json-value.js';
+import type { Change, ObjectRef, StepId } from '../../model/plan-types.js';
+import { deepEqual } from '../../model/json-value.js';
 import type { PlanAssembly } from './plan-assembly.js';
 import { jsonPatchBetween, unifiedDiff } from './plan-building.js';
 

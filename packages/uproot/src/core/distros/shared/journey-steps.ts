@@ -5,14 +5,14 @@
  * before the next hop starts. A hop has no undo: Kubernetes does not downgrade, so the engine refuses to roll
  * back across one (src/engine/rollback).
  */
-import { atLeast, type KubernetesVersion } from '../../kubernetes-version/index.js';
+import { atLeast, type KubernetesVersion } from '../../model/kubernetes-version.js';
 import {
   isUpgradeStepId,
   upgradeStepId,
   type Change,
   type Gate,
   type PlanStep,
-} from '../../plan/plan-types.js';
+} from '../../model/plan-types.js';
 import type { PlannedUpgrade, StepOptions } from '../distro.js';
 
 /** kube-apiserver 1.33 removed --cloud-provider and --cloud-config (kubernetes/kubernetes#130162). */

@@ -4,7 +4,7 @@
  * byte for byte.
  */
 import { documentValue, editYamlText, parseStream } from './yaml-edit.js';
-import { isRecord } from './json-value.js';
+import { isRecord } from '../../model/json-value.js';
 
 /** Every document of the stream as plain JSON (an empty string has none). */
 export function manifestDocuments(text: string): unknown[] {

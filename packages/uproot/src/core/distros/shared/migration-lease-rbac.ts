@@ -9,8 +9,8 @@
  */
 import { stringify } from 'yaml';
 import { MIGRATION_LEASE_NAME } from '../../leader-migration/index.js';
-import type { Change } from '../../plan/plan-types.js';
-import { cloneJson, deepEqual, isRecord, type JsonRecord } from './json-value.js';
+import type { Change } from '../../model/plan-types.js';
+import { cloneJson, deepEqual, isRecord, type JsonRecord } from '../../model/json-value.js';
 import { unifiedDiff } from './plan-building.js';
 
 export const LEADER_LOCKING_ROLE = {

@@ -2,7 +2,7 @@
  * A plan's steps and artifacts, collected in the order the planner decides them. Files as they stand after a
  * step are named after that step's position, so they are recorded just before the step is added.
  */
-import type { Artifact, PlanStep } from '../../plan/plan-types.js';
+import type { Artifact, PlanStep } from '../../model/plan-types.js';
 import { gates } from './plan-building.js';
 
 /** `steps/03-install-ccm/cluster.yaml`: where --out puts the file as it stands after a step. */

@@ -2,7 +2,7 @@
 import { createTwoFilesPatch } from 'diff';
 import jsonPatch from 'fast-json-patch';
 import { MIGRATION_LEASE_NAME } from '../../leader-migration/index.js';
-import type { Component, Distro, Gate, JsonPatchOp } from '../../plan/plan-types.js';
+import type { Component, Distro, Gate, JsonPatchOp } from '../../model/plan-types.js';
 import { CCM_CHART } from '../../ccm/index.js';
 import { runningForms } from './releases.js';
 

@@ -5,7 +5,7 @@
 import { InputError, type ErrorLocation } from '../../../errors/index.js';
 import { defaultConfigIsSafe } from '../../leader-migration/index.js';
 import { CCM_IMAGE_REPOSITORY, ccmImageTagFor, ccmTagMinor } from '../../ccm/index.js';
-import type { KubernetesVersion } from '../../kubernetes-version/index.js';
+import type { KubernetesVersion } from '../../model/kubernetes-version.js';
 import {
   upgradeStepId,
   type Artifact,
@@ -15,7 +15,7 @@ import {
   type PlanFinding,
   type PlanStep,
   type StepId,
-} from '../../plan/plan-types.js';
+} from '../../model/plan-types.js';
 import type { ClusterDefinition, PlannedUpgrade, PlanOptions, StepOptions } from '../distro.js';
 import { finalVersion, resolveTarget, type VersionPlan } from './version-policy.js';
 

@@ -15,8 +15,8 @@
  * refused as unknown (`judgeRelease`) until the table knows it; `--allow-unknown-release` lets a brand-new
  * release through in the meantime.
  */
-import type { KubernetesVersion } from '../../kubernetes-version/index.js';
-import type { Distro } from '../../plan/plan-types.js';
+import type { KubernetesVersion } from '../../model/kubernetes-version.js';
+import type { Distro } from '../../model/plan-types.js';
 
 export interface ReleaseTable {
   /** Minor → the newest release name of that minor. */

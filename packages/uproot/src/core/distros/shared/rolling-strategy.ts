@@ -9,8 +9,8 @@
  * mirror pods (the KCM, the API server) and, with DaemonSet pods ignored, the CCM's pods, so no controller
  * stops for it. Measured on the twin: scenario rke2-user-strategy (test/integration/demo/user-strategy.test.ts).
  */
-import type { PlanFinding } from '../../plan/plan-types.js';
-import { isRecord, type JsonRecord } from './json-value.js';
+import type { PlanFinding } from '../../model/plan-types.js';
+import { isRecord, type JsonRecord } from '../../model/json-value.js';
 
 const BOUND =
   'each restart of the lease holder still costs one lease expiry (the next leader waits out the old lease whether its standby kept running or restarted beside it, client-go leaderelection), so the 20 s gap bound holds as long as a controller manager restarts within its 15 s lease; leader election keeps zero overlap whatever the order';

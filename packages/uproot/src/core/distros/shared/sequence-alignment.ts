@@ -3,7 +3,7 @@
  * subsequence of equal items, and in each gap between them, old and new items paired by position (edited in
  * place, so the comments inside them survive), the rest deleted or inserted.
  */
-import { deepEqual } from './json-value.js';
+import { deepEqual } from '../../model/json-value.js';
 
 export type AlignmentOp =
   | { readonly type: 'keep'; readonly old: number; readonly new: number }

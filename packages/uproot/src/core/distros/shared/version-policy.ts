@@ -11,8 +11,8 @@ import {
   minorString,
   parseKubernetesVersion,
   type KubernetesVersion,
-} from '../../kubernetes-version/index.js';
-import type { Distro } from '../../plan/plan-types.js';
+} from '../../model/kubernetes-version.js';
+import type { Distro } from '../../model/plan-types.js';
 import {
   judgeRelease,
   KNOWN_RELEASES,

@@ -4,7 +4,7 @@
  * cannot handle a construct; the caller re-renders the document.
  */
 import { isMap, isScalar, isSeq, type Document } from 'yaml';
-import { deepEqual, isRecord } from './json-value.js';
+import { deepEqual, isRecord } from '../../model/json-value.js';
 import { alignSequences } from './sequence-alignment.js';
 
 function plain(doc: Document, node: unknown): unknown {

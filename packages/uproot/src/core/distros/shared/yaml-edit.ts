@@ -9,7 +9,7 @@
  */
 import { isMap, isScalar, isSeq, parseAllDocuments, type Document } from 'yaml';
 import { InputError, InternalError } from '../../../errors/index.js';
-import { cloneJson, deepEqual } from './json-value.js';
+import { cloneJson, deepEqual } from '../../model/json-value.js';
 import { reconcileAst } from './yaml-ast-reconcile.js';
 import { SpliceEditor, Unsupported, type RenderStyle } from './yaml-splice-editor.js';
 

@@ -4,7 +4,7 @@
  */
 import { LineCounter, isNode, parseAllDocuments, type Document } from 'yaml';
 import { InputError, UprootError, type ErrorLocation } from '../../../errors/index.js';
-import { fieldPath } from './json-value.js';
+import { fieldPath } from '../../model/json-value.js';
 
 export interface SourceFile {
   /** As the user named it (used in messages and diffs). */

@@ -5,7 +5,7 @@
  */
 import { isMap, isScalar, isSeq, stringify, type Document, type Scalar } from 'yaml';
 import type { Pair, YAMLMap, YAMLSeq } from 'yaml';
-import { deepEqual, isRecord } from './json-value.js';
+import { deepEqual, isRecord } from '../../model/json-value.js';
 import { alignSequences } from './sequence-alignment.js';
 
 interface Splice {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { UprootError } from '../../../../errors/index.js';
 import type { ClusterDefinition, DistroPlanner, PlanOptions, SourceFile } from '../../distro.js';
 import { stepOptionsFromPlan } from '../../distro.js';
-import type { MigrationPlan } from '../../../plan/plan-types.js';
+import type { MigrationPlan } from '../../../model/plan-types.js';
 
 const EXAMPLES_DIR = fileURLToPath(new URL('../../../../../examples/', import.meta.url));
 

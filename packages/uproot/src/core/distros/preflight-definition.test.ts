@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { readClusterDefinition } from './cluster-definition.js';
-import { UprootError } from '../../../errors/index.js';
+import { readClusterDefinition } from './preflight-definition.js';
+import { UprootError } from '../../errors/index.js';
 
 describe('readClusterDefinition', () => {
   it("merges RKE2 machineGlobalConfig with the machineSelectorConfig entries that match each role (Rancher's order)", () => {

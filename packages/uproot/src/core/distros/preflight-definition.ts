@@ -4,74 +4,27 @@
  * comes from src/core/distros (Rancher's machineSelectorConfig merge, RKE's provider defaults); this keeps
  * only the settings the checks judge (cloud provider, KCM args, node naming, the planned CCM chart).
  */
-import { InputError } from '../../../errors/index.js';
-import { rke2EffectiveConfig, roleLabels } from '../../distros/rke2/index.js';
+import { InputError } from '../../errors/index.js';
+import { rke2EffectiveConfig, roleLabels } from './rke2/index.js';
 import {
   extraArgs,
   isManagementRkeCluster,
   managementView,
   rkeConfigOf,
   rkeEffectiveSettings,
-} from '../../distros/rke/index.js';
+} from './rke/index.js';
 import {
   configuredClusterId,
   parseAwsCloudConfig,
   rkeAwsCloudProviderConfig,
-} from '../../cloud-config/index.js';
-
-export interface Rke2Definition {
-  readonly distro: 'rke2';
-  readonly source: string;
-  /** The provisioning Cluster's metadata.name and namespace (for fixes that patch it). */
-  readonly name?: string;
-  readonly namespace?: string;
-  readonly kubernetesVersion?: string;
-  /** machineGlobalConfig `cloud-provider-name`. */
-  readonly cloudProviderName?: string;
-  /** Effective settings per machine role, machineGlobalConfig merged with the matching machineSelectorConfig. */
-  readonly roles: Readonly<Record<'control-plane' | 'etcd' | 'worker', Rke2RoleConfig>>;
-  /** spec.rkeConfig.additionalManifest (may carry the CCM HelmChart). */
-  readonly additionalManifest?: string;
-  /** The cluster id the control plane's cloud-provider-config names (KubernetesClusterTag/ID). */
-  readonly configuredClusterId?: string;
-}
-
-export interface Rke2RoleConfig {
-  readonly cloudProviderName?: string;
-  readonly kcmArgs: readonly string[];
-  readonly kubeletArgs: readonly string[];
-  readonly apiServerArgs: readonly string[];
-  readonly disableCloudController?: boolean;
-  readonly nodeName?: string;
-}
-
-export interface RkeNode {
-  readonly address: string;
-  readonly hostnameOverride?: string;
-  readonly roles: readonly string[];
-}
-
-export interface RkeDefinition {
-  readonly distro: 'rke';
-  readonly source: string;
-  readonly kubernetesVersion?: string;
-  /** cloud_provider.name: aws, external-aws, external, or none. */
-  readonly cloudProviderName?: string;
-  readonly useInstanceMetadataHostname?: boolean;
-  readonly nodes: readonly RkeNode[];
-  readonly kcmExtraArgs: Readonly<Record<string, string>>;
-  /** The cluster id cloud_provider.awsCloudProvider names (kubernetes-cluster-tag/-id). */
-  readonly configuredClusterId?: string;
-}
-
-export interface KubeadmDefinition {
-  readonly distro: 'kubeadm';
-  readonly source: string;
-  readonly kcmArgs: readonly string[];
-  readonly kcmImage?: string;
-}
-
-export type ClusterDefinition = Rke2Definition | RkeDefinition | KubeadmDefinition;
+} from '../cloud-config/index.js';
+import type {
+  ClusterDefinition,
+  KubeadmDefinition,
+  Rke2Definition,
+  Rke2RoleConfig,
+  RkeDefinition,
+} from '../model/cluster-definition.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);

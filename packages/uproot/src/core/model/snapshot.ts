@@ -4,24 +4,10 @@
  * Objects are reduced to the fields the checks read, so a 5,000-node snapshot stays small and a test can
  * build one by hand.
  */
-import type { ClusterDefinition } from './facts/cluster-definition.js';
-import type { IamEvaluation } from '../iam/index.js';
-
-/** A part of the snapshot that could be read, or why it could not (access denied, throttled, no credentials). */
-export type Readable<T> =
-  { readonly state: 'ok'; readonly value: T } | { readonly state: 'unavailable'; readonly reason: string };
-
-export function ok<T>(value: T): Readable<T> {
-  return { state: 'ok', value };
-}
-
-export function unavailable<T = never>(reason: string): Readable<T> {
-  return { state: 'unavailable', reason };
-}
-
-import type { Taint, Toleration } from '../scheduling/index.js';
-
-export type { Taint, Toleration };
+import type { ClusterDefinition } from './cluster-definition.js';
+import type { IamEvaluation } from './iam-evaluation.js';
+import type { Readable } from './readable.js';
+import type { Taint, Toleration } from './taint.js';
 
 export interface NodeFacts {
   readonly name: string;
