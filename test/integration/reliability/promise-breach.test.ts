@@ -74,12 +74,15 @@ describe('the promise gate stops a run whose controllers went without a leader p
         ),
       );
 
-      // The overlap agrees with the ledger's ground truth. (The gaps' agreement within 1 s is measured on the
-      // demos; in this forced breach the merged ledger reads no gap where the leases read one: open, see the
-      // closing note of issue 30.)
+      // The figures agree with the ledger's ground truth: the overlap exactly, the gap within RetryPeriod/2
+      // (1 s; the lease figure reads the handover from the middle of the old holder's last RetryPeriod), plus
+      // 1 ms because each figure is rounded to the millisecond on its own.
       for (const name of ['service', 'cloud-node-lifecycle']) {
         const c = ran.find((x) => x.name === name);
         expect(c?.overlapSeconds).toBe(ledger[name]?.overlapSeconds);
+        const truth = ledger[name]?.maxGapSeconds ?? 0;
+        expect(truth, `${name}: the ledger sees the gap too`).toBeGreaterThan(20);
+        expect(Math.round(Math.abs((c?.maxGapSeconds ?? 0) - truth) * 1000)).toBeLessThanOrEqual(1001);
       }
 
       // A person looked at it: --accept-gap lets the recorded breach pass, and the step verifies.

@@ -112,6 +112,24 @@ describe('analyzeLedger', () => {
     expect(report.strayActions).toHaveLength(1);
   });
 
+  it('counts a run that started and stopped at one instant: the wait for the next run is a gap', () => {
+    // A manager replaced the moment the window began (a virtual clock that had not moved yet).
+    const report = analyzeLedger(
+      [
+        { controller: 'service', component: KCM, identity: 'kcm-a', time: 10, action: 'started' },
+        { controller: 'service', component: KCM, identity: 'kcm-a', time: 10, action: 'stopped' },
+        { controller: 'service', component: KCM, identity: 'kcm-b', time: 50_000, action: 'started' },
+      ],
+      { window: { from: 10, to: 60_000 } },
+    );
+    expect(report.controllers.service).toMatchObject({
+      state: 'running',
+      firstRunAt: 10,
+      gaps: [{ from: 10, to: 50_000 }],
+      maxGapSeconds: 49.99,
+    });
+  });
+
   it('merges the 1.28 rename into one controller whose gap is only the restart between the two names', () => {
     const report = analyzeLedger(
       [

@@ -75,8 +75,16 @@ function controllerReport(
   window: TimeSpan,
   notConfigured: boolean,
 ): ControllerOwnershipReport {
-  const intervals = raw
-    .map((i) => ({ ...i, from: Math.max(i.from, window.from), to: Math.min(i.to, window.to) }))
+  const clipped = raw.map((i) => ({
+    ...i,
+    from: Math.max(i.from, window.from),
+    to: Math.min(i.to, window.to),
+  }));
+  // A run that started and stopped at one instant (a manager replaced the moment the window began, on a
+  // virtual clock that had not moved) still ran: the controller counts from then, and the time until the next
+  // run is a gap, not "not yet running".
+  const firstRun = Math.min(...clipped.filter((i) => i.to >= i.from).map((i) => i.from));
+  const intervals = clipped
     .filter((i) => i.to > i.from)
     // A total order, so the report does not depend on the order the intervals came in.
     .sort(
@@ -87,8 +95,7 @@ function controllerReport(
         a.controllerName.localeCompare(b.controllerName) ||
         Number(a.open) - Number(b.open),
     );
-  const first = intervals[0];
-  if (!first) {
+  if (!Number.isFinite(firstRun)) {
     return {
       state: notConfigured ? 'not-configured' : 'not-yet-running',
       intervals: [],
@@ -97,10 +104,10 @@ function controllerReport(
     };
   }
   const overlaps = overlapsOf(intervals);
-  const gaps = gapsOf(intervals, { from: first.from, to: window.to });
+  const gaps = gapsOf(intervals, { from: firstRun, to: window.to });
   return {
     state: 'running',
-    firstRunAt: first.from,
+    firstRunAt: firstRun,
     intervals,
     overlaps,
     overlapSeconds: seconds(totalLength(overlaps)),
