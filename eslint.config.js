@@ -262,9 +262,9 @@ export default tseslint.config(
         'error',
         {
           root: `${UPROOT}/core/model`,
-          entries: [`${UPROOT}/election/model/index.ts`],
+          entries: [`${UPROOT}/election/model/index.ts`, `${UPROOT}/errors/index.ts`],
           message:
-            'src/core/model is the floor of core: it imports nothing of core and only election\u2019s model',
+            'src/core/model is the floor of core: it imports nothing of core, only election\u2019s model and errors',
         },
       ],
     },

@@ -9,8 +9,23 @@ const ssr = {
   resolve: { conditions: ['uproot-source', ...defaultServerConditions.filter((c) => c !== 'module')] },
 };
 
+// Coverage of the product's logic (core and engine), measured on the unit project: `npm run test:coverage`,
+// which `npm test` runs in place of a plain unit run, so the suite runs once and its thresholds hold in CI.
+const COVERED = ['packages/uproot/src/core/**/*.ts', 'packages/uproot/src/engine/**/*.ts'];
+
 export default defineConfig({
   test: {
+    coverage: {
+      provider: 'v8',
+      include: COVERED,
+      exclude: ['**/*.test.ts', '**/test-support/**', '**/fixtures/**'],
+      reporter: ['text-summary', 'json-summary'],
+      // Today's level (2026-12-01, the unit project), rounded down: a change may raise it, not lower it.
+      thresholds: {
+        'packages/uproot/src/core/**/*.ts': { lines: 94, statements: 91, functions: 95, branches: 80 },
+        'packages/uproot/src/engine/**/*.ts': { lines: 74, statements: 73, functions: 75, branches: 60 },
+      },
+    },
     projects: [
       {
         ssr,

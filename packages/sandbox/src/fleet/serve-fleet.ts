@@ -3,26 +3,22 @@
  * the control endpoint, DIR/sandbox.json, and the files to reach it (DIR/kubeconfig with context `rancher`
  * and one per downstream cluster, DIR/aws/<cluster>.env). Job pods run on the same scaled clock.
  */
-import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { RealClock } from 'uproot';
-import { startControlServer } from '../twin/control/control-server.js';
+import {
+  serveUntilStopped,
+  startTokenControlServer,
+  type ServeOptions,
+} from '../twin/control/serve-until-stopped.js';
 import { SANDBOX_STATE_FILE, writeSandboxState, type SandboxState } from '../twin/control/sandbox-state.js';
 import type { TwinStatus } from '../twin/twin-status.js';
 import { startFleetTwin, type FleetTwin } from './fleet-twin.js';
 
 export const FLEET_SCENARIO = 'fleet';
 
-export interface ServeFleetOptions {
+export interface ServeFleetOptions extends ServeOptions<FleetTwin> {
   readonly clusters: number;
-  readonly dir: string;
-  readonly timeScale: number;
-  readonly nodes?: number;
-  readonly signal: AbortSignal | undefined;
-  readonly log: (line: string) => void;
-  readonly pid: number;
-  readonly onReady: (state: SandboxState, fleet: FleetTwin) => void;
 }
 
 export async function serveFleet(options: ServeFleetOptions): Promise<void> {
@@ -36,8 +32,7 @@ export async function serveFleet(options: ServeFleetOptions): Promise<void> {
     log: options.log,
   });
   const stop = new AbortController();
-  const token = randomBytes(24).toString('hex');
-  const control = await startControlServer(token, {
+  const control = await startTokenControlServer({
     status: () => fleetStatusSummary(fleet),
     ledger: () => Object.fromEntries(fleet.members.map((m) => [m.spec.name, m.twin.ledgerReport()])),
     rkeUp: async () => ({ ok: false, reason: 'the fleet twin runs RKE2 clusters only', log: [] }),
@@ -54,25 +49,23 @@ export async function serveFleet(options: ServeFleetOptions): Promise<void> {
     awsEnv: fleet.files.awsEnvDir,
     contexts: { downstream: fleet.members[0]!.spec.name, rancher: fleet.context },
     urls: { kubernetes: first.downstream.url, rancher: fleet.local.url, aws: first.aws.url },
-    control: { url: control.url, token },
+    control: { url: control.url, token: control.token },
     timeScale: options.timeScale,
     // Each downstream twin's per-node IMDS endpoints are not published for the fleet (sandbox env --node
     // reads single twins); its clusters' managers reach their IMDS in process.
     nodes: [],
   };
   writeSandboxState(options.dir, state);
-  try {
-    options.onReady(state, fleet);
-    await new Promise<void>((resolve) => {
-      if (options.signal?.aborted || stop.signal.aborted) return resolve();
-      options.signal?.addEventListener('abort', () => resolve(), { once: true });
-      stop.signal.addEventListener('abort', () => resolve(), { once: true });
-    });
-  } finally {
-    await control.close();
-    await fleet.close();
-    removeFleetFiles(options.dir);
-  }
+  await serveUntilStopped({
+    signal: options.signal,
+    stop: stop.signal,
+    ready: () => options.onReady(state, fleet),
+    close: async () => {
+      await control.close();
+      await fleet.close();
+      removeFleetFiles(options.dir);
+    },
+  });
 }
 
 /** The fleet as `uproot sandbox status` shows a twin: nodes and managers summed over its clusters. */

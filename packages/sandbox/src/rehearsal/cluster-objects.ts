@@ -112,23 +112,30 @@ export function ccmRbac(): KubeObject[] {
     resources,
     verbs,
   });
+  return ccmClusterRole([
+    rule([''], ['events'], ['create', 'patch', 'update']),
+    rule([''], ['nodes'], ['*']),
+    rule([''], ['nodes/status'], ['patch']),
+    rule([''], ['services'], ['list', 'patch', 'update', 'watch']),
+    rule([''], ['services/status'], ['list', 'patch', 'update', 'watch']),
+    rule([''], ['serviceaccounts'], ['create', 'get']),
+    rule([''], ['persistentvolumes'], ['get', 'list', 'update', 'watch']),
+    rule([''], ['endpoints'], ['create', 'get', 'list', 'watch', 'update']),
+    rule(['coordination.k8s.io'], ['leases'], ['create', 'get', 'list', 'watch', 'update']),
+    rule([''], ['serviceaccounts/token'], ['create']),
+  ]);
+}
+
+/** The CCM's ClusterRole with `rules`, bound to the kube-system:cloud-controller-manager service account. */
+export function ccmClusterRole(
+  rules: readonly unknown[],
+): { apiVersion: string; kind: string; metadata: { name: string }; [field: string]: unknown }[] {
   return [
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRole',
       metadata: { name: 'system:cloud-controller-manager' },
-      rules: [
-        rule([''], ['events'], ['create', 'patch', 'update']),
-        rule([''], ['nodes'], ['*']),
-        rule([''], ['nodes/status'], ['patch']),
-        rule([''], ['services'], ['list', 'patch', 'update', 'watch']),
-        rule([''], ['services/status'], ['list', 'patch', 'update', 'watch']),
-        rule([''], ['serviceaccounts'], ['create', 'get']),
-        rule([''], ['persistentvolumes'], ['get', 'list', 'update', 'watch']),
-        rule([''], ['endpoints'], ['create', 'get', 'list', 'watch', 'update']),
-        rule(['coordination.k8s.io'], ['leases'], ['create', 'get', 'list', 'watch', 'update']),
-        rule([''], ['serviceaccounts/token'], ['create']),
-      ],
+      rules,
     },
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',

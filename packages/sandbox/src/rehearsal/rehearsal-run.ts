@@ -116,3 +116,14 @@ export function gapBoundSeconds(timings: ElectionTimings): number {
 export function observationToleranceMs(timings: ElectionTimings, pollIntervalMs: number): number {
   return timings.leaseDurationMs + 2 * pollIntervalMs + timings.retryPeriodMs;
 }
+
+/** Both managers as a rehearsal runs them, for the ownership views: the KCM at `from`, the CCM at its own. */
+export function rehearsalProfiles(
+  from: KubernetesVersion,
+  ccmVersion: KubernetesVersion,
+): Readonly<Record<ManagerComponent, ManagerProfile>> {
+  return {
+    'kube-controller-manager': { version: from, cloudControllers: true },
+    'cloud-controller-manager': { version: ccmVersion, cloudControllers: true },
+  };
+}

@@ -27,7 +27,7 @@ import {
 } from 'uproot/election';
 import { MemoryLeaseStore, seededRandom, VirtualClock } from 'uproot/election/testing';
 import { ledgerControllers } from './ledger-controllers.js';
-import { gapBoundSeconds, observationToleranceMs, runRehearsal } from './rehearsal-run.js';
+import { gapBoundSeconds, observationToleranceMs, rehearsalProfiles, runRehearsal } from './rehearsal-run.js';
 
 /** Where the managers' leases live. Default: a MemoryLeaseStore; the sandbox passes its API server's. */
 export interface RehearsalLeases {
@@ -184,10 +184,7 @@ export async function rehearseMigration(options: RehearsalOptions): Promise<Rehe
   const views = ownershipViews({
     entries: ledger.entries,
     observations: run.observations,
-    profiles: {
-      'kube-controller-manager': { version: from, cloudControllers: true },
-      'cloud-controller-manager': { version: ccmVersion, cloudControllers: true },
-    },
+    profiles: rehearsalProfiles(from, ccmVersion),
     identityProfiles: run.identityProfiles,
     window: { from: run.start + (options.observeFromMs ?? warmup / 2), to: run.end },
     controllers: ['route', 'service', 'cloud-node-lifecycle', 'nodeipam', 'cloud-node'],

@@ -25,7 +25,7 @@ import {
   startRehearsalCluster,
   type RehearsalCluster,
 } from './rehearsal-cluster.js';
-import { gapBoundSeconds, observationToleranceMs, runRehearsal } from './rehearsal-run.js';
+import { gapBoundSeconds, observationToleranceMs, rehearsalProfiles, runRehearsal } from './rehearsal-run.js';
 
 export interface SandboxRehearsalOptions {
   readonly leaderMigration: boolean;
@@ -166,10 +166,7 @@ export async function rehearseSandboxMigration(
     const views = ownershipViews({
       entries: ledger.entries,
       observations: run.observations,
-      profiles: {
-        'kube-controller-manager': { version: from, cloudControllers: true },
-        'cloud-controller-manager': { version: ccmVersion, cloudControllers: true },
-      },
+      profiles: rehearsalProfiles(from, ccmVersion),
       identityProfiles: run.identityProfiles,
       window: { from: run.start + warmup / 2, to: run.end },
       controllers: ALL,

@@ -1,9 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { RealClock } from 'uproot';
 import type { LoadedScenario } from '../scenarios/index.js';
-import { startControlServer } from './control/control-server.js';
+import {
+  serveUntilStopped,
+  startTokenControlServer,
+  type ServeOptions,
+} from './control/serve-until-stopped.js';
 import { SANDBOX_STATE_FILE, writeSandboxState, type SandboxState } from './control/sandbox-state.js';
 import { startTwin, type Twin } from './twin.js';
 
@@ -11,16 +14,8 @@ import { startTwin, type Twin } from './twin.js';
  * Runs a twin for a person: real (optionally scaled) time, the control endpoint, DIR/sandbox.json; serves
  * until the signal aborts or `uproot sandbox down` asks it to stop, then removes the files it wrote.
  */
-export interface ServeTwinOptions {
+export interface ServeTwinOptions extends ServeOptions<Twin> {
   readonly loaded: LoadedScenario;
-  readonly dir: string;
-  readonly timeScale: number;
-  readonly nodes?: number;
-  readonly signal: AbortSignal | undefined;
-  readonly log: (line: string) => void;
-  readonly pid: number;
-  /** Called once the twin is up and sandbox.json is written. */
-  readonly onReady: (state: SandboxState, twin: Twin) => void;
 }
 
 export async function serveTwin(options: ServeTwinOptions): Promise<void> {
@@ -39,18 +34,16 @@ export async function serveTwin(options: ServeTwinOptions): Promise<void> {
     timeScale: options.timeScale,
     onShutdown: () => stop.abort(),
   });
-  try {
-    options.onReady(served.state, twin);
-    await new Promise<void>((resolve) => {
-      if (options.signal?.aborted || stop.signal.aborted) return resolve();
-      options.signal?.addEventListener('abort', () => resolve(), { once: true });
-      stop.signal.addEventListener('abort', () => resolve(), { once: true });
-    });
-  } finally {
-    await served.close();
-    await twin.close();
-    removeTwinFiles(options.dir);
-  }
+  await serveUntilStopped({
+    signal: options.signal,
+    stop: stop.signal,
+    ready: () => options.onReady(served.state, twin),
+    close: async () => {
+      await served.close();
+      await twin.close();
+      removeTwinFiles(options.dir);
+    },
+  });
 }
 
 /**
@@ -66,8 +59,7 @@ export async function exposeTwin(
     readonly onShutdown: () => void;
   },
 ): Promise<{ state: SandboxState; close(): Promise<void> }> {
-  const token = randomBytes(24).toString('hex');
-  const control = await startControlServer(token, {
+  const control = await startTokenControlServer({
     status: () => twin.status(),
     ledger: () => twin.ledgerReport(),
     rkeUp: (config, file) => twin.applyRkeConfig(config, file),
@@ -99,7 +91,7 @@ export async function exposeTwin(
       ...(twin.management ? { rancher: twin.management.url } : {}),
       aws: twin.aws.url,
     },
-    control: { url: control.url, token },
+    control: { url: control.url, token: control.token },
     timeScale: options.timeScale,
     region: twin.aws.region,
     nodes,

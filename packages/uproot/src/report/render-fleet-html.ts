@@ -1,5 +1,5 @@
 import type { FleetReportModel } from '../core/fleet/index.js';
-import { esc } from './html-escape.js';
+import { esc, htmlHead } from './html-escape.js';
 
 /** The fleet report's index: one self-contained page, a row per cluster linking to the cluster's own report. */
 export function renderFleetReportHtml(model: FleetReportModel): string {
@@ -11,15 +11,11 @@ export function renderFleetReportHtml(model: FleetReportModel): string {
     )
     .join('\n');
   const t = model.totals;
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${esc(model.title)}</title>
-<style>
-body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#1b1f24;max-width:1100px}
-h1{font-size:1.5em}table{border-collapse:collapse;width:100%;margin:1em 0}td,th{border:1px solid #d0d7de;padding:6px 8px;text-align:left;vertical-align:top}
-th{background:#f6f8fa}.verdict{display:inline-block;padding:2px 10px;border-radius:12px;font-weight:600}
-.verdict-completed{background:#dafbe1;color:#116329}.verdict-failed{background:#ffebe9;color:#a40e26}.verdict-in-progress,.verdict-not-started,.verdict-no-migration{background:#fff8c5;color:#7d4e00}.verdict-rolled-back{background:#ddf4ff;color:#0a3069}
-.good{color:#116329;font-weight:600}.bad{color:#a40e26;font-weight:600}.note{color:#57606a;margin-top:4px}
-</style></head>
+  return `${htmlHead(
+    model.title,
+    `.verdict-completed{background:#dafbe1;color:#116329}.verdict-failed{background:#ffebe9;color:#a40e26}.verdict-in-progress,.verdict-not-started,.verdict-no-migration{background:#fff8c5;color:#7d4e00}.verdict-rolled-back{background:#ddf4ff;color:#0a3069}
+.good{color:#116329;font-weight:600}.bad{color:#a40e26;font-weight:600}.note{color:#57606a;margin-top:4px}`,
+  )}
 <body>
 <h1>${esc(model.title)}</h1>
 <p>${t.completed} of ${t.clusters} migrated, ${t.failed} failed · largest controller overlap across the fleet: <b class="${t.maxOverlapSeconds > 0 ? 'bad' : 'good'}">${t.maxOverlapSeconds} s</b> · generated ${esc(model.generatedAt)}</p>

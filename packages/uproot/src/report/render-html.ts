@@ -1,7 +1,7 @@
 import { controllerRowText } from '../core/ownership/index.js';
 import type { ReportModel } from './report-model.js';
 import { renderTimelineSvg } from './timeline-svg.js';
-import { esc } from './html-escape.js';
+import { esc, htmlHead } from './html-escape.js';
 
 /** A self-contained page (inline CSS and SVG, no scripts, no external resources). */
 export function renderReportHtml(model: ReportModel): string {
@@ -33,16 +33,12 @@ export function renderReportHtml(model: ReportModel): string {
   const lbs = model.loadBalancers
     .map((lb) => `<li>${esc(lb.service)}: <code>${esc(lb.hostnames.join(', ') || '(none)')}</code></li>`)
     .join('');
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${esc(model.title)}</title>
-<style>
-body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#1b1f24;max-width:1100px}
-h1{font-size:1.5em}table{border-collapse:collapse;width:100%;margin:1em 0}td,th{border:1px solid #d0d7de;padding:6px 8px;text-align:left;vertical-align:top}
-th{background:#f6f8fa}.verdict{display:inline-block;padding:2px 10px;border-radius:12px;font-weight:600}
-.verdict-completed{background:#dafbe1;color:#116329}.verdict-failed{background:#ffebe9;color:#a40e26}.verdict-in-progress,.verdict-not-started{background:#fff8c5;color:#7d4e00}.verdict-rolled-back{background:#ddf4ff;color:#0a3069}
+  return `${htmlHead(
+    model.title,
+    `.verdict-completed{background:#dafbe1;color:#116329}.verdict-failed{background:#ffebe9;color:#a40e26}.verdict-in-progress,.verdict-not-started{background:#fff8c5;color:#7d4e00}.verdict-rolled-back{background:#ddf4ff;color:#0a3069}
 .gate-passed{color:#116329}.gate-failed,.gate-timed-out{color:#a40e26}.failure{margin-top:4px;color:#a40e26}.good{color:#116329;font-weight:600}.bad{color:#a40e26;font-weight:600}
-svg{border:1px solid #d0d7de;background:#fff}.not-configured,.not-yet-running{color:#57606a;font-style:italic}
-</style></head>
+svg{border:1px solid #d0d7de;background:#fff}.not-configured,.not-yet-running{color:#57606a;font-style:italic}`,
+  )}
 <body>
 <h1>${esc(model.title)}</h1>
 <p><span class="verdict verdict-${esc(model.verdict)}">${esc(model.verdict)}</span>

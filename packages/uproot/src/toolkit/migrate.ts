@@ -5,7 +5,6 @@
  */
 import { resolve } from 'node:path';
 import { MachineProcesses } from '../adapters/process/local-processes.js';
-import { connectJournalSession } from './session/journal-session.js';
 import type { Clock } from '../clock/index.js';
 import type { MigrationPlan } from '../core/model/plan-types.js';
 import { ExitCode, InputError } from '../errors/index.js';
@@ -27,9 +26,8 @@ import { sharedOutcomeExitCode } from '../engine/run-outcomes.js';
 import { sanitizePlan } from '../engine/sanitize.js';
 import type { Clusters } from './session/cluster-access.js';
 import { clusterRefOf, type journalLocationFor } from '../engine/journal/journal-location.js';
-import { executionFor, requireConfirmation, withLockedJournal, type RunDeps } from './session/locked-run.js';
+import { executionFor, openConfirmedSession, withLockedJournal, type RunDeps } from './session/locked-run.js';
 import type { RunHost } from './session/run-settings.js';
-import { validateTargets } from './targets.js';
 import { localJournalCopies } from '../adapters/files/journal-mirror.js';
 import { resumeRefusal, type ResumeInput } from './resume-decision.js';
 import { planFromSources, plannerTransforms, preflightRefuses, preflightVerdict } from './migrate-sources.js';
@@ -79,12 +77,10 @@ export async function migrate(
   host: RunHost,
   deps: MigrateDeps = {},
 ): Promise<MigrateResult> {
-  validateTargets(options);
-  requireConfirmation(options, host, 'UP-MIGRATE-CONFIRM', {
+  const session = openConfirmedSession(options, host, deps, 'UP-MIGRATE-CONFIRM', {
     message: 'refusing to change the cluster without a confirmation',
     hint: 'run it at a terminal to confirm the plan, pass --yes to confirm in advance, or --dry-run to only see the plan',
   });
-  const session = connectJournalSession(options, host, deps);
   const { clock, clusters, location, journalObjects } = session;
 
   const withDefaults: MigrateDeps = {

@@ -5,7 +5,7 @@
  * rollback is continued by running it again.
  */
 import { MachineProcesses } from '../adapters/process/local-processes.js';
-import { connectJournalSession, requireRancherCluster } from './session/journal-session.js';
+import { requireRancherCluster } from './session/journal-session.js';
 import type { PlanStep, StepId } from '../core/model/plan-types.js';
 import { ExitCode, InputError } from '../errors/index.js';
 import { ConfigMapJournalStore } from '../adapters/kube/journal-store.js';
@@ -15,9 +15,9 @@ import { stepsToUndo } from '../engine/rollback/rollback-order.js';
 import { RollbackAcrossUpgradeError, upgradeBoundary } from '../engine/rollback/upgrade-boundary.js';
 import { runRollback, type RollbackResult } from '../engine/rollback/run-rollback.js';
 import { sharedOutcomeExitCode } from '../engine/run-outcomes.js';
-import { executionFor, requireConfirmation, withLockedJournal, type RunDeps } from './session/locked-run.js';
+import { executionFor, openConfirmedSession, withLockedJournal, type RunDeps } from './session/locked-run.js';
 import type { ExecutionFlags, RunHost } from './session/run-settings.js';
-import { validateTargets, type TargetFlags } from './targets.js';
+import type { TargetFlags } from './targets.js';
 import { plannerTransforms } from './migrate-sources.js';
 
 export interface RollbackOptions extends TargetFlags, ExecutionFlags {
@@ -77,12 +77,10 @@ export async function rollback(
   host: RunHost,
   deps: RollbackDeps = {},
 ): Promise<RollbackRunResult> {
-  validateTargets(options);
-  requireConfirmation(options, host, 'UP-ROLLBACK-CONFIRM', {
+  const session = openConfirmedSession(options, host, deps, 'UP-ROLLBACK-CONFIRM', {
     message: 'refusing to roll back without a confirmation',
     hint: 'run it at a terminal to confirm, pass --yes, or --dry-run to see what would be undone',
   });
-  const session = connectJournalSession(options, host, deps);
   const { clock, location, journalObjects: objects } = session;
   await requireRancherCluster(session);
 

@@ -241,10 +241,7 @@ export class ObjectStore {
     body: unknown,
     options: WriteOptions = {},
   ): KubeObject {
-    const rt = this.resolve(ref);
-    const ns = rt.namespaced ? (namespace ?? '') : '';
-    const key = storeKey(ns, name);
-    const old = this.collection(rt).get(key);
+    const { rt, ns, key, old } = this.locate(ref, namespace, name);
     if (!old) {
       if (type !== 'apply' || options.subresource) throw notFound(rt, name);
       if (!isJsonObject(body)) throw badRequest('the apply configuration must be an object');
@@ -270,10 +267,7 @@ export class ObjectStore {
     name: string,
     options: DeleteOptions = {},
   ): DeleteResult {
-    const rt = this.resolve(ref);
-    const ns = rt.namespaced ? (namespace ?? '') : '';
-    const key = storeKey(ns, name);
-    const old = this.collection(rt).get(key);
+    const { rt, ns, key, old } = this.locate(ref, namespace, name);
     if (!old) throw notFound(rt, name);
     checkPreconditions(rt, name, old, options.preconditions);
     options.admit?.({ operation: 'DELETE', oldObject: old });
@@ -364,6 +358,18 @@ export class ObjectStore {
     // Several served versions share storage; objects read through another version report that version.
     if (!obj || obj.apiVersion === apiVersionOf(rt)) return obj;
     return deepFreeze({ ...obj, apiVersion: apiVersionOf(rt) });
+  }
+
+  /** Where an object lives (cluster-scoped kinds ignore the namespace) and what is stored there now. */
+  private locate(
+    ref: ResourceRef,
+    namespace: string | undefined,
+    name: string,
+  ): { rt: ResourceType; ns: string; key: string; old: KubeObject | undefined } {
+    const rt = this.resolve(ref);
+    const ns = rt.namespaced ? (namespace ?? '') : '';
+    const key = storeKey(ns, name);
+    return { rt, ns, key, old: this.collection(rt).get(key) };
   }
 
   private collection(rt: ResourceType): Collection {

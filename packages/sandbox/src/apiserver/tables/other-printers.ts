@@ -9,6 +9,15 @@ const CREATED_AT_COLUMN = column('Created At', 'date', {
   description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
 });
 
+/** The wide columns of a workload with a pod template (daemon sets, deployments), as kubectl prints them. */
+const TEMPLATE_COLUMNS = [
+  column('Containers', 'string', { priority: 1, description: 'Names of each container in the template.' }),
+  column('Images', 'string', {
+    priority: 1,
+    description: 'Images referenced by each container in the template.',
+  }),
+];
+
 /** The default for kinds without a printer of their own. */
 export const defaultPrinter: TablePrinter = {
   columns: [NAME_COLUMN, AGE_COLUMN],
@@ -55,11 +64,7 @@ export const daemonSetPrinter: TablePrinter = {
       description: 'NodeSelector is a selector which must be true for the pod to fit on a node.',
     }),
     AGE_COLUMN,
-    column('Containers', 'string', { priority: 1, description: 'Names of each container in the template.' }),
-    column('Images', 'string', {
-      priority: 1,
-      description: 'Images referenced by each container in the template.',
-    }),
+    ...TEMPLATE_COLUMNS,
     column('Selector', 'string', {
       priority: 1,
       description: 'A label query over pods that are managed by the daemon set.',
@@ -99,11 +104,7 @@ export const deploymentPrinter: TablePrinter = {
         'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.',
     }),
     AGE_COLUMN,
-    column('Containers', 'string', { priority: 1, description: 'Names of each container in the template.' }),
-    column('Images', 'string', {
-      priority: 1,
-      description: 'Images referenced by each container in the template.',
-    }),
+    ...TEMPLATE_COLUMNS,
     column('Selector', 'string', {
       priority: 1,
       description:

@@ -1,4 +1,5 @@
 import { MIGRATION_LEASE_NAME } from 'uproot/core';
+import { ccmClusterRole } from '../../rehearsal/cluster-objects.js';
 import type { Scenario } from '../../scenarios/index.js';
 import { ccmChartDefaults } from '../helm/ccm-chart.js';
 import { clone, isRecord, type KubeObject } from '../kube/kube-types.js';
@@ -56,23 +57,7 @@ export function kubeadmCcmRbac(): KubeObject[] {
       kind: 'ServiceAccount',
       metadata: { name: 'cloud-controller-manager', namespace: 'kube-system' },
     },
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRole',
-      metadata: { name: 'system:cloud-controller-manager' },
-      rules,
-    },
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRoleBinding',
-      metadata: { name: 'system:cloud-controller-manager' },
-      roleRef: {
-        apiGroup: 'rbac.authorization.k8s.io',
-        kind: 'ClusterRole',
-        name: 'system:cloud-controller-manager',
-      },
-      subjects: [{ kind: 'ServiceAccount', name: 'cloud-controller-manager', namespace: 'kube-system' }],
-    },
+    ...ccmClusterRole(rules),
   ];
 }
 

@@ -4,7 +4,7 @@ import type { EventRecorder } from '../events/event-recorder.js';
 import { involvedObjectOf } from '../events/event-recorder.js';
 import { isRecord, metaOf, type KubeObject } from '../kube/kube-types.js';
 import { R, type TwinKube } from '../kube/twin-kube.js';
-import { WorkQueue } from '../runtime/work-queue.js';
+import { controllerQueue, type WorkQueue } from '../runtime/work-queue.js';
 import { CCM_CHART_NAME, renderCcmChart } from './ccm-chart.js';
 import type { ManifestApplier } from './manifest-applier.js';
 import { ComponentError } from '../../component-error.js';
@@ -29,12 +29,7 @@ export class HelmController {
     private readonly events: EventRecorder,
     log: (line: string) => void,
   ) {
-    this.queue = new WorkQueue(
-      clock,
-      (key) => this.reconcile(key),
-      (key, error) =>
-        log(`helm-controller ${key}: ${error instanceof Error ? error.message : String(error)}`),
-    );
+    this.queue = controllerQueue(clock, 'helm-controller', (key) => this.reconcile(key), log);
   }
 
   start(): void {

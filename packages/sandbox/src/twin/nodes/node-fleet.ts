@@ -2,7 +2,7 @@ import type { Clock } from 'uproot';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { clone, isRecord, kubeTime, metaOf, type KubeObject } from '../kube/kube-types.js';
 import { R, type TwinKube } from '../kube/twin-kube.js';
-import { every, WorkQueue } from '../runtime/work-queue.js';
+import { controllerQueue, every, type WorkQueue } from '../runtime/work-queue.js';
 import { TAINTS, type Taint } from '../scheduling/taints.js';
 import type { NodeAgent } from './node-agent.js';
 import { unknownConditions } from './node-object.js';
@@ -52,11 +52,11 @@ export class NodeFleet {
   private readonly unreachableUntil = new Map<string, number>();
 
   constructor(private readonly options: NodeFleetOptions) {
-    this.cordonQueue = new WorkQueue(
+    this.cordonQueue = controllerQueue(
       options.clock,
+      'node-lifecycle',
       (name) => this.syncCordonTaint(name),
-      (name, error) =>
-        options.log(`node-lifecycle ${name}: ${error instanceof Error ? error.message : String(error)}`),
+      options.log,
     );
   }
 

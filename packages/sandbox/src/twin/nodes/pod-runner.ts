@@ -6,7 +6,7 @@ import { isRecord, metaOf, type KubeObject } from '../kube/kube-types.js';
 import { R, type TwinKube } from '../kube/twin-kube.js';
 import { ContainerSupervisor, type ContainerSnapshot } from '../managers/container-supervisor.js';
 import type { ManagerLauncher } from '../managers/manager-launcher.js';
-import { WorkQueue } from '../runtime/work-queue.js';
+import { controllerQueue, type WorkQueue } from '../runtime/work-queue.js';
 import type { NodeAgent } from './node-agent.js';
 import { ccmVersionOf } from './static-pod-set.js';
 import type { HostPathVolume } from './node-config.js';
@@ -96,11 +96,7 @@ export class PodRunner {
     private readonly events: EventRecorder,
     private readonly log: (line: string) => void,
   ) {
-    this.queue = new WorkQueue(
-      clock,
-      (key) => this.sync(key),
-      (key, error) => log(`kubelet pod ${key}: ${error instanceof Error ? error.message : String(error)}`),
-    );
+    this.queue = controllerQueue(clock, 'kubelet pod', (key) => this.sync(key), log);
   }
 
   start(): void {

@@ -65,6 +65,18 @@ export class WorkQueue<K> {
   }
 }
 
+/** A controller's queue: each key's failure is logged as `<controller> <key>: <message>` and the queue goes on. */
+export function controllerQueue<K extends string>(
+  clock: Clock,
+  controller: string,
+  handle: (key: K) => void | Promise<void>,
+  log: (line: string) => void,
+): WorkQueue<K> {
+  return new WorkQueue<K>(clock, handle, (key, error) =>
+    log(`${controller} ${key}: ${error instanceof Error ? error.message : String(error)}`),
+  );
+}
+
 /**
  * Runs `tick` every `periodMs` of clock time until the signal aborts. Errors go to `onError` and the loop
  * carries on, like a controller's wait.Until.

@@ -5,7 +5,7 @@ import { involvedObjectOf } from '../events/event-recorder.js';
 import { clone, isRecord, metaOf, type KubeObject } from '../kube/kube-types.js';
 import { R, type TwinKube } from '../kube/twin-kube.js';
 import { isPodReady } from '../nodes/pod-status.js';
-import { WorkQueue } from '../runtime/work-queue.js';
+import { controllerQueue, type WorkQueue } from '../runtime/work-queue.js';
 import { withDaemonPodTolerations } from './daemon-pod-tolerations.js';
 import { canKeepRunning, canSchedule, type PlacementNode, type PlacementPodSpec } from './placement.js';
 import type { Toleration } from './taints.js';
@@ -62,12 +62,7 @@ export class DaemonSetController {
     private readonly events: EventRecorder,
     log: (line: string) => void,
   ) {
-    this.queue = new WorkQueue(
-      clock,
-      (key) => this.reconcile(key),
-      (key, error) =>
-        log(`daemonset-controller ${key}: ${error instanceof Error ? error.message : String(error)}`),
-    );
+    this.queue = controllerQueue(clock, 'daemonset-controller', (key) => this.reconcile(key), log);
   }
 
   start(): void {

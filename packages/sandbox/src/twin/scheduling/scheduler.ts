@@ -3,7 +3,7 @@ import type { EventRecorder } from '../events/event-recorder.js';
 import { involvedObjectOf } from '../events/event-recorder.js';
 import { isRecord, kubeTime, metaOf, type KubeObject } from '../kube/kube-types.js';
 import { R, type TwinKube } from '../kube/twin-kube.js';
-import { WorkQueue } from '../runtime/work-queue.js';
+import { controllerQueue, type WorkQueue } from '../runtime/work-queue.js';
 import { canSchedule, type PlacementNode, type PlacementPodSpec } from './placement.js';
 
 /**
@@ -34,11 +34,7 @@ export class Scheduler {
     private readonly events: EventRecorder,
     private readonly log: (line: string) => void,
   ) {
-    this.queue = new WorkQueue(
-      clock,
-      (key) => this.schedule(key),
-      (key, error) => log(`scheduler ${key}: ${error instanceof Error ? error.message : String(error)}`),
-    );
+    this.queue = controllerQueue(clock, 'scheduler', (key) => this.schedule(key), log);
   }
 
   start(): void {

@@ -15,9 +15,10 @@ import type { OwnershipInference } from '../../core/ownership/index.js';
 import type { CommandRunner } from '../../engine/ports.js';
 import type { Connect } from './cluster-access.js';
 import { wireExecution, type Execution } from './engine-wiring.js';
-import type { JournalSession } from './journal-session.js';
+import { connectJournalSession, type JournalSession } from './journal-session.js';
 import { newRunId, openLockedJournal, type LockedJournal } from './locked-journal.js';
 import { executionSettings, type ExecutionFlags, type RunHost } from './run-settings.js';
+import { validateTargets, type TargetFlags } from '../targets.js';
 
 /** What a caller may inject into a journaled run; the defaults are the real clock, clusters and adapters. */
 export interface RunDeps {
@@ -45,6 +46,22 @@ export function requireConfirmation(
   if (!flags.dryRun && !flags.yes && !(host.interactive && host.confirm)) {
     throw new InputError(code, refusal.message, { location: { field: '--yes' }, hint: refusal.hint });
   }
+}
+
+/**
+ * The start of a run that changes the cluster: the targets checked, the confirmation required (refusing with
+ * `code` and `refusal`), then the journal's session.
+ */
+export function openConfirmedSession(
+  options: TargetFlags & { readonly dryRun?: boolean; readonly yes?: boolean },
+  host: RunHost,
+  deps: Parameters<typeof connectJournalSession>[2],
+  code: string,
+  refusal: { readonly message: string; readonly hint: string },
+): JournalSession {
+  validateTargets(options);
+  requireConfirmation(options, host, code, refusal);
+  return connectJournalSession(options, host, deps);
 }
 
 /** Runs `body` holding the migration lock (released however it ends), with the journal store behind it. */
