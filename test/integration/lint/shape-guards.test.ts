@@ -125,13 +125,19 @@ describe('typed errors and function size', () => {
     expect(await problems('packages/uproot/src/toolkit/guard.test.ts', code)).toEqual([]);
   });
 
-  it('warns (not fails) on a function over 80 lines', async () => {
-    const body = Array.from({ length: 81 }, (_, i) => `  const v${i} = ${i};`).join('\n');
-    const code = `export function long(): number {\n${body}\n  return v0;\n}\n`;
-    const [result] = await eslint.lintText(code, { filePath: 'packages/uproot/src/toolkit/guard.ts' });
-    const messages = (result?.messages ?? []).filter((m) => m.ruleId === 'max-lines-per-function');
-    expect(messages).toHaveLength(1);
-    expect(messages[0]!.severity).toBe(1);
+  it('fails on a function over 120 lines, and lets one of 120 pass', async () => {
+    const fn = (lines: number): string => {
+      const body = Array.from({ length: lines - 3 }, (_, i) => `  const v${i} = ${i};`).join('\n');
+      return `export function long(): number {\n${body}\n  return v0;\n}\n`;
+    };
+    const lint = async (code: string) => {
+      const [result] = await eslint.lintText(code, { filePath: 'packages/uproot/src/toolkit/guard.ts' });
+      return (result?.messages ?? []).filter((m) => m.ruleId === 'max-lines-per-function');
+    };
+    const over = await lint(fn(121));
+    expect(over).toHaveLength(1);
+    expect(over[0]!.severity).toBe(2);
+    expect(await lint(fn(120))).toHaveLength(0);
   });
 });
 
