@@ -1,12 +1,11 @@
-/** Plain-JSON helpers for the engine (no I/O). */
-export type JsonRecord = Record<string, unknown>;
+/** Plain-JSON helpers for the engine (no I/O); the plain primitives are core's (core/model/json-value.ts). */
+import { isRecord, type JsonRecord } from '../../core/model/json-value.js';
+
+export { cloneJson, isRecord, type JsonRecord } from '../../core/model/json-value.js';
 export type FieldPath = readonly (string | number)[];
 
-export function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Structural equality of JSON values (key order ignored, array order kept). */
+/** Structural equality of JSON values (key order ignored, array order kept; keys whose value is undefined
+ * count as absent, unlike core's deepEqual, since an edit may set a field to undefined to drop it). */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a)) {
@@ -19,10 +18,6 @@ export function deepEqual(a: unknown, b: unknown): boolean {
     return ka.length === kb.length && ka.every((k) => deepEqual(a[k], b[k]));
   }
   return false;
-}
-
-export function cloneJson<T>(value: T): T {
-  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
 }
 
 export type Lookup = { readonly present: true; readonly value: unknown } | { readonly present: false };
