@@ -6,7 +6,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CreateTagsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { renderKubeconfig } from '../../../packages/sandbox/src/apiserver/kubeconfig.js';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fleetPreflight } from '../../../packages/uproot/src/toolkit/fleet/index.js';
@@ -84,6 +87,35 @@ describe('uproot fleet snapshot', () => {
     await h?.close();
   });
 
+  it('the read-only mode refuses writes for real (so the count below means something)', async () => {
+    const m = h.fleet.members[0]!;
+    const kc = new KubeConfig();
+    kc.loadFromString(
+      renderKubeconfig(
+        [
+          m.twin.downstream.kubeconfigEntry(
+            { ...m.twin.identities.clusterOwner, name: 'owner' },
+            { clusterName: 'c', contextName: 'c' },
+          ),
+        ],
+        'c',
+      ),
+    );
+    await expect(
+      kc.makeApiClient(CoreV1Api).createNamespacedConfigMap({
+        namespace: 'default',
+        body: { metadata: { name: 'probe' } },
+      }),
+    ).rejects.toMatchObject({ code: 403 });
+    const aws = m.twin.aws;
+    const ec2 = new EC2Client({ endpoint: aws.url, region: aws.region, credentials: aws.adminCredentials });
+    await expect(
+      ec2.send(new CreateTagsCommand({ Resources: ['vpc-00000000'], Tags: [{ Key: 'k', Value: 'v' }] })),
+    ).rejects.toMatchObject({ name: 'AccessDenied' });
+    ec2.destroy();
+    expect(readOnly[0]!.writes()).toBe(2);
+  });
+
   it('writes one file per downstream cluster, attempting no write', () => {
     expect(out.code, out.stderr).toBe(0);
     const result = JSON.parse(out.stdout) as {
@@ -104,7 +136,8 @@ describe('uproot fleet snapshot', () => {
       expect(doc.snapshot.source.rancherCluster).toBe(`fleet-default/${m.spec.name}`);
       expect(doc.snapshot.kubernetes.nodes.map((n) => n.name).sort()).toEqual(nodeNames(m.twin));
     }
-    expect(readOnly.reduce((n, r) => n + r.writes(), 0)).toBe(0);
+    // The two probes above are the only refusals.
+    expect(readOnly.reduce((n, r) => n + r.writes(), 0)).toBe(2);
     expect(localFaults.reduce((n, f) => n + f.hits(), 0)).toBe(0);
   });
 
