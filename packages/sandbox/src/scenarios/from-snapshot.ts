@@ -100,6 +100,7 @@ function workloadsOf(snapshot: ClusterSnapshot): Scenario['workloads'] {
     storageClasses: k.storageClasses.map((c) => ({ ...c })),
     daemonSets: [],
     ebsCsiDriver: daemonSets.some((d) => d.name === 'ebs-csi-node'),
+    csiDrivers: [...k.csiDrivers],
   };
 }
 
