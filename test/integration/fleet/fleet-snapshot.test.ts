@@ -141,6 +141,24 @@ describe('uproot fleet snapshot', () => {
     expect(localFaults.reduce((n, f) => n + f.hits(), 0)).toBe(0);
   });
 
+  it('a cluster it cannot find is a row with its error (exit 1); the others are still written', async () => {
+    const r = await h.cli([
+      'fleet',
+      'snapshot',
+      '--aws-env-dir',
+      h.targets.awsEnvDir,
+      '--out-dir',
+      'partial',
+      '--clusters',
+      'downstream-01,nowhere',
+    ]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/^CLUSTER\s+FILE\s+NODES\s+BYTES\s+NOTES$/m);
+    expect(r.stdout).toMatch(/^fleet-default\/nowhere\s+—.*UP-CLUSTER-NOT-FOUND/m);
+    expect(r.stdout).toContain('1 of 2 clusters written');
+    expect(existsSync(join(h.dir, 'partial', 'fleet-default', 'downstream-01.yaml'))).toBe(true);
+  });
+
   it('the files hold none of the twins’ tokens or AWS keys', () => {
     const kubeconfig = readFileSync(h.fleet.files.kubeconfig, 'utf8');
     const tokens = [...kubeconfig.matchAll(/token: (\S+)/g)].map((m) => m[1]!);
