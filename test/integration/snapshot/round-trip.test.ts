@@ -114,12 +114,36 @@ async function addNlbAndCsiDriver(sb: ReliabilityTwin): Promise<void> {
     ec2.destroy();
     elbv2.destroy();
   }
+  // A Service the in-tree provider gives an NLB (its annotation): the twin's service controller makes it.
+  sb.twin.kube.create(R.services, {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: {
+      name: 'edge',
+      namespace: 'default',
+      annotations: { 'service.beta.kubernetes.io/aws-load-balancer-type': 'nlb' },
+    },
+    spec: { type: 'LoadBalancer', selector: { app: 'edge' }, ports: [{ port: 443, targetPort: 8443 }] },
+  });
+  await nlbHostname(sb);
   sb.twin.kube.create(R.csidrivers, {
     apiVersion: 'storage.k8s.io/v1',
     kind: 'CSIDriver',
     metadata: { name: 'efs.csi.aws.com' },
     spec: { attachRequired: false },
   });
+}
+
+/** The `edge` Service's NLB hostname, once the twin's service controller has set it (virtual time moves on). */
+async function nlbHostname(sb: ReliabilityTwin): Promise<string> {
+  for (let i = 0; i < 400; i++) {
+    const status = sb.twin.kube.get(R.services, 'default', 'edge')?.status as
+      { loadBalancer?: { ingress?: { hostname?: string }[] } } | undefined;
+    const hostname = status?.loadBalancer?.ingress?.[0]?.hostname;
+    if (hostname) return hostname;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`the edge Service got no load balancer:\n${sb.explain(40)}`);
 }
 
 /** The NLB as a person would see it through the ELBv2 API: listeners, target groups, targets, DNS name. */
@@ -210,9 +234,9 @@ describe('uproot snapshot, read-only, and its round trip', () => {
       const r = await cli(original, ['snapshot', ...flags(original), '--out', file(), '--summary']);
       expect(r.code, r.err).toBe(0);
       expect(readOnly.writes()).toBe(refusedBefore);
-      expect(r.out).toContain('6 nodes, 2 LoadBalancer Services');
+      expect(r.out).toContain('6 nodes, 3 LoadBalancer Services');
       expect(r.out).toMatch(/6 instances, 1 VPCs, 3 subnets, 1 route tables/);
-      expect(r.out).toContain('3 load balancers');
+      expect(r.out).toContain('4 load balancers');
       // The EBS driver's (the twin runs it) and the one added above.
       expect(r.out).toContain('2 CSI drivers');
       expect(r.out).toContain(`size: ${statSync(file()).size} bytes`);
@@ -241,6 +265,16 @@ describe('uproot snapshot, read-only, and its round trip', () => {
       expect(before.targets).toHaveLength(2);
       expect(await nlbView(replay)).toEqual(before);
       expect(replay.twin.kube.get(R.csidrivers, undefined, 'efs.csi.aws.com')).toBeDefined();
+      // The Service's NLB is adopted by the replay's service controller: the same hostname.
+      expect(await nlbHostname(replay)).toBe(await nlbHostname(original));
+      const v2Names = async (sb: ReliabilityTwin) => {
+        const elbv2 = new ElasticLoadBalancingV2Client(clientConfig(sb));
+        const lbs = (await elbv2.send(new DescribeLoadBalancersCommand({}))).LoadBalancers ?? [];
+        elbv2.destroy();
+        return lbs.map((lb) => lb.DNSName).sort();
+      };
+      // Adopted, not made again: the replay has the original's NLBs and no other.
+      expect(await v2Names(replay)).toEqual(await v2Names(original));
     } finally {
       await replay.close();
     }

@@ -214,7 +214,13 @@ function loadBalancerSeeds(
       const listeners = lb.listeners.flatMap((l) =>
         l.targetGroup ? [{ port: l.port, protocol: l.protocol, targetGroup: l.targetGroup }] : [],
       );
-      v2.push({ name: lb.name, type: lb.type, ...common, listeners });
+      // An NLB a Service owns is named as the in-tree provider names it (`a` + uid: k8s.io/cloud-provider
+      // DefaultLoadBalancerName, which cloud-provider-aws EnsureLoadBalancer passes to ensureLoadBalancerv2),
+      // so the twin's service controller adopts it; its target groups' names (namespace, name, port, node
+      // port) find the recorded ones.
+      const v2Name =
+        svc && lb.type === 'network' ? loadBalancerNameFor(metaOf(svc.object).uid ?? '') : lb.name;
+      v2.push({ name: v2Name, type: lb.type, ...common, listeners });
       continue;
     }
     const listeners = svc
