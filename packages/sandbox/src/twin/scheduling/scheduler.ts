@@ -92,9 +92,11 @@ export class Scheduler {
     const pinned = pinnedNodeName(spec);
     const nodeCount = this.kube.store.count(R.nodes);
     const pinnedNode = pinned === undefined ? undefined : this.kube.get(R.nodes, undefined, pinned);
-    const candidates = (
-      pinned === undefined ? this.kube.list(R.nodes) : pinnedNode ? [pinnedNode] : []
-    ) as unknown as (PlacementNode & KubeObject)[];
+    const candidates = (pinned === undefined
+      ? this.kube.list(R.nodes)
+      : pinnedNode
+        ? [pinnedNode]
+        : []) as unknown as (PlacementNode & KubeObject)[];
     if (pinned !== undefined && nodeCount > candidates.length) {
       reasons.set("node(s) didn't match Pod's node affinity/selector", nodeCount - candidates.length);
     }
