@@ -53,7 +53,7 @@ export default defineConfig({
         ssr,
         test: {
           // The crash campaign (test/campaign): minutes of SIGKILLs and resumes per distribution. `npm test`
-          // runs it once; .ci/run's per-Node.js-line loop does not (the integration suite covers the lines).
+          // runs it once; .ci/run's per-Node.js-line loop does not (it runs the wire's tests and the demo per line).
           name: 'campaign',
           include: ['test/campaign/**/*.test.ts'],
           testTimeout: 420_000,

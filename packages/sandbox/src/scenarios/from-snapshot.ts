@@ -14,7 +14,16 @@ export interface RecordedMachine {
   readonly instance: SnapshotInstance | undefined;
 }
 
-const CONTROL_PLANE_LABELS = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'];
+/**
+ * RKE2 and kubeadm label a control-plane Node `control-plane` (and `master` before 1.24); RKE labels it
+ * `controlplane` (rancher/rke services/services.go ControlRoleLabel, written by cluster.go
+ * setNodeAnnotationsLabelsTaints).
+ */
+const CONTROL_PLANE_LABELS = [
+  'node-role.kubernetes.io/control-plane',
+  'node-role.kubernetes.io/master',
+  'node-role.kubernetes.io/controlplane',
+];
 const ETCD_LABEL = 'node-role.kubernetes.io/etcd';
 
 export function isControlPlane(node: SnapshotNode): boolean {
@@ -91,6 +100,7 @@ function workloadsOf(snapshot: ClusterSnapshot): Scenario['workloads'] {
     storageClasses: k.storageClasses.map((c) => ({ ...c })),
     daemonSets: [],
     ebsCsiDriver: daemonSets.some((d) => d.name === 'ebs-csi-node'),
+    csiDrivers: [...k.csiDrivers],
   };
 }
 

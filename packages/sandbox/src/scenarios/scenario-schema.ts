@@ -159,6 +159,8 @@ const workloads = z
     daemonSets: z.array(daemonSet).default([]),
     /** Run the EBS CSI driver (DaemonSet `ebs-csi-node` in kube-system). */
     ebsCsiDriver: z.boolean().default(false),
+    /** CSIDriver objects (storage.k8s.io/v1) by name, besides the EBS driver's own (a replayed snapshot's). */
+    csiDrivers: z.array(z.string().min(1)).default([]),
   })
   .strict();
 
@@ -291,6 +293,7 @@ export const scenarioSchema = z
       storageClasses: [],
       daemonSets: [],
       ebsCsiDriver: false,
+      csiDrivers: [],
     }),
     defects: defects.default({ clusterTagMissingOn: [], secondTaggedSecurityGroup: false }),
     ccm: ccmChart.optional(),

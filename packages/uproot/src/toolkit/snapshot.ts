@@ -68,11 +68,8 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotRun> {
       ...(target.server ? { server: target.server } : {}),
       ...(rancherCluster ? { rancherCluster: `${rancherCluster.namespace}/${rancherCluster.name}` } : {}),
     },
-    ...(options.clusterId
-      ? { clusterId: options.clusterId }
-      : rancherCluster
-        ? { clusterId: rancherCluster.name }
-        : {}),
+    ...(options.clusterId ? { clusterId: options.clusterId } : {}),
+    ...(rancherCluster ? { fallbackClusterId: rancherCluster.name } : {}),
   });
   const profile = buildContext(reads.snapshot, {}).profile;
   const scenario = snapshotScenario(record, profile);

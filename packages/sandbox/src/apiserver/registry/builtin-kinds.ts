@@ -308,6 +308,16 @@ export function builtinKinds(): ResourceType[] {
       defaulter: defaultStorageClass,
       patchSchema: genericSchema,
     }),
+    // CSIDriver: cluster-scoped, no short name (kubernetes/kubernetes pkg/registry/storage/csidriver/storage/storage.go).
+    defineResource({
+      group: 'storage.k8s.io',
+      version: 'v1',
+      resource: 'csidrivers',
+      kind: 'CSIDriver',
+      namespaced: false,
+      printer: createdAtPrinter,
+      patchSchema: genericSchema,
+    }),
     defineResource({
       group: 'apiextensions.k8s.io',
       version: 'v1',

@@ -89,7 +89,9 @@ export async function startAwsAccount(options: {
   if (withNodes) {
     for (const svc of services) {
       const meta = metaOf(svc);
-      const lb = aws.state.elb.get(loadBalancerNameFor(meta.uid ?? ''));
+      const name = loadBalancerNameFor(meta.uid ?? '');
+      // A replayed snapshot's NLB a Service owns is seeded under the same name (twin/layout/snapshot-layout.ts).
+      const lb = aws.state.elb.get(name) ?? aws.state.elbv2.loadBalancerByName(name);
       if (lb) setLoadBalancerHostname(options.kube, meta.namespace ?? 'default', meta.name ?? '', lb.dnsName);
     }
   }

@@ -194,6 +194,30 @@ export function workloadDaemonSet(spec: Scenario['workloads']['daemonSets'][numb
   };
 }
 
+export const EBS_CSI_DRIVER_NAME = 'ebs.csi.aws.com';
+
+/** The CSIDriver objects a twin has: the EBS driver's when it runs, and the scenario's (a replayed snapshot's). */
+export function csiDriverNames(scenario: Scenario): string[] {
+  const names = new Set(scenario.workloads.csiDrivers);
+  if (scenario.workloads.ebsCsiDriver) names.add(EBS_CSI_DRIVER_NAME);
+  return [...names].sort();
+}
+
+/**
+ * A CSIDriver as the EBS driver's chart installs it (kubernetes-sigs/aws-ebs-csi-driver
+ * charts/aws-ebs-csi-driver/templates/csidriver.yaml: attachRequired true, podInfoOnMount false); a driver
+ * whose spec was not recorded gets the same, which is also what the API server defaults an empty spec's
+ * attachRequired to (kubernetes/kubernetes pkg/apis/storage/v1/defaults.go SetDefaults_CSIDriver).
+ */
+export function csiDriver(name: string): KubeObject {
+  return {
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'CSIDriver',
+    metadata: { name },
+    spec: { attachRequired: true, podInfoOnMount: false },
+  };
+}
+
 /** The EBS CSI node plugin's DaemonSet (what preflight looks for). */
 export function ebsCsiNodeDaemonSet(): KubeObject {
   return {

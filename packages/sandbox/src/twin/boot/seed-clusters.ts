@@ -11,6 +11,8 @@ import {
   settledStatus,
 } from '../rke2/provisioning-cluster.js';
 import {
+  csiDriver,
+  csiDriverNames,
   ebsCsiNodeDaemonSet,
   grantMigrationLease,
   kubeadmCcmRbac,
@@ -56,6 +58,7 @@ export function seedClusters(options: {
   }
   if (scenario.workloads.ebsCsiDriver && layout.instances.length > 0)
     kube.ensure(R.daemonsets, ebsCsiNodeDaemonSet());
+  for (const name of csiDriverNames(scenario)) kube.ensure(R.csidrivers, csiDriver(name));
   for (const ds of scenario.workloads.daemonSets) kube.ensure(R.daemonsets, workloadDaemonSet(ds));
   const services = scenario.workloads.loadBalancerServices.map((s) =>
     kube.ensure(R.services, loadBalancerService(s)),

@@ -29,6 +29,7 @@ export const R = {
   clusterroles: 'rbac.authorization.k8s.io/v1/clusterroles',
   clusterrolebindings: 'rbac.authorization.k8s.io/v1/clusterrolebindings',
   storageclasses: 'storage.k8s.io/v1/storageclasses',
+  csidrivers: 'storage.k8s.io/v1/csidrivers',
   helmcharts: 'helm.cattle.io/v1/helmcharts',
   provisioningClusters: 'provisioning.cattle.io/v1/clusters',
 } as const;

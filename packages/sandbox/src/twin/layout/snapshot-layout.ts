@@ -165,6 +165,7 @@ export function snapshotAwsSeed(
         };
       }),
     classicLoadBalancers: lbs.classicLoadBalancers,
+    targetGroups: lbs.targetGroups,
     loadBalancers: lbs.loadBalancers,
   };
 }
@@ -179,7 +180,12 @@ function loadBalancerSeeds(
   services: readonly { object: KubeObject; ports: readonly { port: number; nodePort: number }[] }[],
   groupIds: ReadonlySet<string>,
   instanceIds: ReadonlySet<string>,
-): { classicLoadBalancers: SeedObject[]; loadBalancers: SeedObject[]; renamed: [string, string][] } {
+): {
+  classicLoadBalancers: SeedObject[];
+  targetGroups: SeedObject[];
+  loadBalancers: SeedObject[];
+  renamed: [string, string][];
+} {
   const aws = snapshot.aws!;
   const twinService = new Map(
     services.map((s) => [`${metaOf(s.object).namespace ?? 'default'}/${metaOf(s.object).name ?? ''}`, s]),
@@ -191,6 +197,7 @@ function loadBalancerSeeds(
   }
   const classic: SeedObject[] = [];
   const v2: SeedObject[] = [];
+  const targetGroups = new Map<string, SeedObject>();
   const renamed: [string, string][] = [];
   for (const lb of aws.loadBalancers) {
     const svc = owner.get(lb.dnsName);
@@ -202,7 +209,18 @@ function loadBalancerSeeds(
       tags: lb.tags,
     };
     if (lb.type !== 'classic') {
-      v2.push({ name: lb.name, type: lb.type, ...common });
+      // A target group may serve several load balancers: seeded once, by name.
+      for (const tg of lb.targetGroups) targetGroups.set(tg.name, targetGroupSeed(tg, instanceIds));
+      const listeners = lb.listeners.flatMap((l) =>
+        l.targetGroup ? [{ port: l.port, protocol: l.protocol, targetGroup: l.targetGroup }] : [],
+      );
+      // An NLB a Service owns is named as the in-tree provider names it (`a` + uid: k8s.io/cloud-provider
+      // DefaultLoadBalancerName, which cloud-provider-aws EnsureLoadBalancer passes to ensureLoadBalancerv2),
+      // so the twin's service controller adopts it; its target groups' names (namespace, name, port, node
+      // port) find the recorded ones.
+      const v2Name =
+        svc && lb.type === 'network' ? loadBalancerNameFor(metaOf(svc.object).uid ?? '') : lb.name;
+      v2.push({ name: v2Name, type: lb.type, ...common, listeners });
       continue;
     }
     const listeners = svc
@@ -224,5 +242,28 @@ function loadBalancerSeeds(
       instanceIds: lb.instanceIds.filter((i) => instanceIds.has(i)),
     });
   }
-  return { classicLoadBalancers: classic, loadBalancers: v2, renamed };
+  return {
+    classicLoadBalancers: classic,
+    targetGroups: [...targetGroups.values()],
+    loadBalancers: v2,
+    renamed,
+  };
+}
+
+type RecordedTargetGroup = NonNullable<
+  ClusterSnapshot['aws']
+>['loadBalancers'][number]['targetGroups'][number];
+
+/** A recorded target group as the emulator's seed: instance targets only where the twin runs the instance. */
+function targetGroupSeed(tg: RecordedTargetGroup, instanceIds: ReadonlySet<string>): SeedObject {
+  return {
+    name: tg.name,
+    protocol: tg.protocol,
+    port: tg.port,
+    targetType: tg.targetType,
+    ...(tg.vpcId ? { vpcId: tg.vpcId } : {}),
+    targets: tg.targets
+      .filter((t) => tg.targetType !== 'instance' || instanceIds.has(t.id))
+      .map((t) => ({ id: t.id, ...(t.port ? { port: t.port } : {}) })),
+  };
 }

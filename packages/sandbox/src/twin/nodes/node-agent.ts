@@ -195,6 +195,8 @@ export class NodeAgent {
         await this.staticPods.stop(component);
         restartedPods.push(component);
       } else if (renamed || configKey(desired) !== this.staticPods.keyOf(component)) {
+        // The old pod ends before the new one starts: the kubelet starts a static pod only once the previous
+        // pod of the same full name has terminated (kubernetes pkg/kubelet/pod_workers.go allowStaticPodStart).
         await this.staticPods.stop(component);
         await this.deps.clock.sleep(this.deps.restartDelayMs);
         this.startStaticPod(desired);

@@ -83,14 +83,22 @@ export class Scheduler {
       this.unschedulable.delete(key);
       return;
     }
-    const nodes = this.kube.list(R.nodes) as unknown as (PlacementNode & KubeObject)[];
     const reasons = new Map<string, number>();
     const fits: PlacementNode[] = [];
-    // A pod pinned to one node by name (DaemonSet pods) fits no other: look only at that one.
+    // A pod pinned to one node by name (DaemonSet pods) fits no other: look only at that one, by key, so
+    // scheduling a node's daemon pods costs the same at 5,000 nodes as at 10 (issue 29; upstream's
+    // NodeAffinity PreFilter narrows a matchFields metadata.name pin to that node the same way:
+    // kubernetes pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go PreFilter).
     const pinned = pinnedNodeName(spec);
-    const candidates = pinned === undefined ? nodes : nodes.filter((n) => n.metadata.name === pinned);
-    if (pinned !== undefined && nodes.length > candidates.length) {
-      reasons.set("node(s) didn't match Pod's node affinity/selector", nodes.length - candidates.length);
+    const nodeCount = this.kube.store.count(R.nodes);
+    const pinnedNode = pinned === undefined ? undefined : this.kube.get(R.nodes, undefined, pinned);
+    const candidates = (pinned === undefined
+      ? this.kube.list(R.nodes)
+      : pinnedNode
+        ? [pinnedNode]
+        : []) as unknown as (PlacementNode & KubeObject)[];
+    if (pinned !== undefined && nodeCount > candidates.length) {
+      reasons.set("node(s) didn't match Pod's node affinity/selector", nodeCount - candidates.length);
     }
     for (const node of candidates) {
       const result = canSchedule(spec, node);
@@ -103,7 +111,7 @@ export class Scheduler {
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([reason, count]) => `${count} ${reason}`)
         .join(', ');
-      const message = `0/${nodes.length} nodes are available: ${summary || 'no nodes available to schedule pods'}. preemption: 0/${nodes.length} nodes are available: ${nodes.length} Preemption is not helpful for scheduling.`;
+      const message = `0/${nodeCount} nodes are available: ${summary || 'no nodes available to schedule pods'}. preemption: 0/${nodeCount} nodes are available: ${nodeCount} Preemption is not helpful for scheduling.`;
       this.kube.mutateStatus(R.pods, namespace, name, (draft) => {
         const status = isRecord(draft.status) ? draft.status : {};
         const conditions = Array.isArray(status.conditions)

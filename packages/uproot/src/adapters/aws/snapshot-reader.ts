@@ -1,7 +1,9 @@
 /**
  * The AWS reads `uproot snapshot` adds to preflight's (aws-snapshot.ts): the VPCs' route tables and every load
- * balancer with its listeners, registered instances and tags. Describe calls only, paged, batched by VPC or by
- * 20 load balancers (DescribeTags' limit); never per node. Each failure becomes a reason.
+ * balancer with its listeners, registered instances and tags, and the ELBv2 ones' target groups and targets.
+ * Describe calls only, paged, batched by VPC or by 20 load balancers (DescribeTags' limit); per load balancer
+ * or target group where the API takes only one (DescribeListeners, DescribeTargetHealth); never per node.
+ * Each failure becomes a reason.
  */
 import { DescribeRouteTablesCommand, type EC2Client } from '@aws-sdk/client-ec2';
 import {
@@ -109,6 +111,7 @@ async function describeClassic(elb: ElasticLoadBalancingClient): Promise<LoadBal
           ...(d.Listener?.InstancePort ? { instancePort: d.Listener.InstancePort } : {}),
         })),
         instanceIds: (lb.Instances ?? []).map((i) => i.InstanceId ?? '').filter(Boolean),
+        targetGroups: [],
         tags: {},
       });
     }
@@ -135,17 +138,14 @@ async function describeV2(elbv2: ElasticLoadBalancingV2Client): Promise<LoadBala
     found.push(...(page.LoadBalancers ?? []));
     marker = page.NextMarker || undefined;
   } while (marker);
+  if (found.length === 0) return [];
+  const groups = await targetGroupsByArn(elbv2);
   const out: LoadBalancerRecord[] = [];
   for (const lb of found) {
     const arn = lb.LoadBalancerArn ?? '';
+    // DescribeListeners takes one load balancer a call (or listener ARNs, which only it gives).
     const listeners = await elbv2.send(new DescribeListenersCommand({ LoadBalancerArn: arn }));
-    const groups = await elbv2.send(new DescribeTargetGroupsCommand({ LoadBalancerArn: arn }));
-    const instanceIds = new Set<string>();
-    for (const g of groups.TargetGroups ?? []) {
-      if (g.TargetType !== 'instance' || !g.TargetGroupArn) continue;
-      const health = await elbv2.send(new DescribeTargetHealthCommand({ TargetGroupArn: g.TargetGroupArn }));
-      for (const t of health.TargetHealthDescriptions ?? []) if (t.Target?.Id) instanceIds.add(t.Target.Id);
-    }
+    const own = [...groups.values()].filter((g) => g.loadBalancerArns.includes(arn));
     out.push({
       name: lb.LoadBalancerName ?? '',
       dnsName: lb.DNSName ?? '',
@@ -153,11 +153,22 @@ async function describeV2(elbv2: ElasticLoadBalancingV2Client): Promise<LoadBala
       scheme: lb.Scheme === 'internal' ? 'internal' : 'internet-facing',
       subnetIds: (lb.AvailabilityZones ?? []).map((z) => z.SubnetId ?? '').filter(Boolean),
       securityGroupIds: lb.SecurityGroups ?? [],
-      listeners: (listeners.Listeners ?? []).map((l) => ({
-        port: l.Port ?? 0,
-        protocol: l.Protocol ?? 'TCP',
-      })),
-      instanceIds: [...instanceIds],
+      listeners: (listeners.Listeners ?? []).map((l) => {
+        const forward = (l.DefaultActions ?? []).find((a) => a.Type === 'forward');
+        const tgArn = forward?.TargetGroupArn ?? forward?.ForwardConfig?.TargetGroups?.[0]?.TargetGroupArn;
+        const tg = tgArn ? groups.get(tgArn) : undefined;
+        return {
+          port: l.Port ?? 0,
+          protocol: l.Protocol ?? 'TCP',
+          ...(tg ? { targetGroup: tg.record.name } : {}),
+        };
+      }),
+      instanceIds: [
+        ...new Set(
+          own.flatMap((g) => (g.record.targetType === 'instance' ? g.record.targets.map((t) => t.id) : [])),
+        ),
+      ],
+      targetGroups: own.map((g) => g.record),
       tags: {},
     });
   }
@@ -172,6 +183,48 @@ async function describeV2(elbv2: ElasticLoadBalancingV2Client): Promise<LoadBala
     }
   }
   return out;
+}
+
+type TargetGroupRecord = LoadBalancerRecord['targetGroups'][number];
+
+/**
+ * Every target group of the account, paged (not one call per load balancer), with its targets
+ * (DescribeTargetHealth, one call per group: the API takes one group a call).
+ */
+async function targetGroupsByArn(
+  elbv2: ElasticLoadBalancingV2Client,
+): Promise<Map<string, { record: TargetGroupRecord; loadBalancerArns: readonly string[] }>> {
+  const groups = new Map<string, { record: TargetGroupRecord; loadBalancerArns: readonly string[] }>();
+  let marker: string | undefined;
+  do {
+    const page = await elbv2.send(
+      new DescribeTargetGroupsCommand({ PageSize: 400, ...(marker ? { Marker: marker } : {}) }),
+    );
+    for (const g of page.TargetGroups ?? []) {
+      if (!g.TargetGroupArn || (g.LoadBalancerArns ?? []).length === 0) continue;
+      // Lambda and ALB targets are not modelled by the replay: only instance and ip groups are recorded.
+      if (g.TargetType !== 'instance' && g.TargetType !== 'ip') continue;
+      groups.set(g.TargetGroupArn, {
+        record: {
+          name: g.TargetGroupName ?? '',
+          protocol: g.Protocol ?? 'TCP',
+          port: g.Port ?? 1,
+          targetType: g.TargetType,
+          ...(g.VpcId ? { vpcId: g.VpcId } : {}),
+          targets: [],
+        },
+        loadBalancerArns: g.LoadBalancerArns ?? [],
+      });
+    }
+    marker = page.NextMarker || undefined;
+  } while (marker);
+  for (const [arn, g] of groups) {
+    const health = await elbv2.send(new DescribeTargetHealthCommand({ TargetGroupArn: arn }));
+    for (const t of health.TargetHealthDescriptions ?? [])
+      if (t.Target?.Id)
+        g.record.targets.push({ id: t.Target.Id, ...(t.Target.Port ? { port: t.Target.Port } : {}) });
+  }
+  return groups;
 }
 
 async function attempt<T>(call: string, read: () => Promise<T>): Promise<Readable<T>> {

@@ -11,6 +11,7 @@ import {
 import type {
   FleetMigrateResult,
   FleetPreflightResult,
+  FleetSnapshotResult,
   FleetStatusReport,
 } from '../../toolkit/fleet/index.js';
 import { renderEvent } from '../command-kit.js';
@@ -40,6 +41,22 @@ export function preflightTable(result: FleetPreflightResult): string {
       : ''
   }.`;
   return `${table(['CLUSTER', 'DISTRO', 'KUBERNETES', 'VERDICT', 'FAILING CHECKS'], rows)}\n${summary}\n`;
+}
+
+export function snapshotTable(result: FleetSnapshotResult): string {
+  const rows = result.rows.map((r) =>
+    r.type === 'written'
+      ? [
+          r.cluster,
+          r.file,
+          String(r.nodes),
+          String(r.bytes),
+          r.unavailable.length > 0 ? `not captured: ${r.unavailable.join(', ')}` : '—',
+        ]
+      : [r.cluster, '—', '—', '—', `${r.code}: ${r.message}`],
+  );
+  const written = result.rows.filter((r) => r.type === 'written').length;
+  return `${table(['CLUSTER', 'FILE', 'NODES', 'BYTES', 'NOTES'], rows)}\n${written} of ${result.rows.length} clusters written to ${result.outDir}; rehearse one with: uproot sandbox up --scenario ${result.outDir}/<namespace>/<cluster>.yaml\n`;
 }
 
 export function migrateTable(result: FleetMigrateResult): string {

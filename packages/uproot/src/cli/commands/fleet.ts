@@ -16,13 +16,14 @@ import {
   fleetPlan,
   fleetPreflight,
   fleetReport,
+  fleetSnapshot,
   fleetStatus,
   watchFleetStatus,
   type FleetStatusReport,
   type FleetTargets,
 } from '../../toolkit/fleet/index.js';
 import { hostOf } from '../command-options.js';
-import { fleetEventLine, migrateTable, preflightTable, statusTable } from './fleet-render.js';
+import { fleetEventLine, migrateTable, preflightTable, snapshotTable, statusTable } from './fleet-render.js';
 
 interface FleetCliFlags {
   kubeconfig?: string;
@@ -189,6 +190,7 @@ export const registerFleetCommands: CommandRegistrar = (program, ctx) => {
       'Preflight, plan and migrate every downstream cluster of a Rancher, as Jobs in its local cluster if you like (docs/fleet.md)',
     );
   addReadCommands(fleet, ctx);
+  addSnapshotCommand(fleet, ctx);
   addMigrateCommand(fleet, ctx);
   addManifestsCommand(fleet, ctx);
 };
@@ -258,6 +260,36 @@ function addReadCommands(fleet: Command, ctx: CommandContext): void {
         const result = await fleetReport({ ...targetsOf(opts), out: opts.out }, hostOf(ctx.io), clockOf(ctx));
         ctx.io.stdout(format !== 'text' ? renderDocument(result.model, format) : `Report: ${result.index}\n`);
         return ExitCode.ok;
+      }),
+    );
+}
+
+/** snapshot: `uproot snapshot` of each cluster, one scenario file each (read-only, no secrets). */
+function addSnapshotCommand(fleet: Command, ctx: CommandContext): void {
+  addFleetTargets(
+    fleet
+      .command('snapshot')
+      .description(
+        'Record every cluster and its AWS account (read-only, no secrets): one scenario file each, replayed as a twin by `uproot sandbox up --scenario FILE` (docs/snapshot.md)',
+      ),
+    true,
+  )
+    .requiredOption('--out-dir <dir>', 'where the files go: DIR/<namespace>/<cluster>.yaml')
+    .option('--parallel <n>', 'clusters read at once', '4')
+    .action(
+      ctx.run(async (opts: FleetCliFlags & { outDir: string; parallel?: string }) => {
+        const format = parseOutputFormat(opts.output);
+        const result = await fleetSnapshot(
+          {
+            ...targetsOf(opts),
+            outDir: opts.outDir,
+            ...(opts.parallel ? { parallel: whole(opts.parallel, '--parallel')! } : {}),
+          },
+          hostOf(ctx.io),
+          { onProgress: progressTo(ctx), ...clockOf(ctx) },
+        );
+        ctx.io.stdout(format !== 'text' ? renderDocument(result, format) : snapshotTable(result));
+        return result.exitCode;
       }),
     );
 }

@@ -36,8 +36,13 @@ export interface RecordSnapshotInput {
   readonly extras?: SnapshotAwsExtras;
   readonly takenAt: string;
   readonly source: ClusterSnapshot['source'];
-  /** `--cluster-id`, or the Rancher cluster's name; else the instances' cluster tag decides. */
+  /** `--cluster-id`; else the instances' cluster tag decides. */
   readonly clusterId?: string;
+  /**
+   * When no instance carries a cluster tag: the Rancher cluster's name. It comes after the tag because RKE under
+   * Rancher is named `c-xxxxx` there while its AWS resources are tagged with the cluster's own id.
+   */
+  readonly fallbackClusterId?: string;
 }
 
 const CLUSTER_TAG = 'kubernetes.io/cluster/';
@@ -57,7 +62,7 @@ export function recordSnapshot(input: RecordSnapshotInput): ClusterSnapshot {
     formatVersion: SNAPSHOT_FORMAT_VERSION,
     takenAt: input.takenAt,
     source: input.source,
-    clusterId: input.clusterId ?? clusterIdOf(awsFacts) ?? 'snapshot',
+    clusterId: input.clusterId ?? clusterIdOf(awsFacts) ?? input.fallbackClusterId ?? 'snapshot',
     unavailable,
     kubernetes: recordKube(kube, value),
     ...(awsFacts ? { aws: recordAws(awsFacts, input.extras, value) } : {}),

@@ -140,6 +140,22 @@ const policy = z
   })
   .strict();
 
+/** An ELBv2 target group (NLB, ALB) with its registered targets (instance ids, or IPs for `ip` groups). */
+const targetGroup = z
+  .object({
+    name: z.string().regex(/^[a-zA-Z0-9-]{1,32}$/, 'must be 1-32 letters, digits or hyphens'),
+    protocol: z.string().default('TCP'),
+    port: z.number().int().min(1).max(65535),
+    targetType: z.enum(['instance', 'ip']).default('instance'),
+    vpcId: awsId('vpc').optional(),
+    targets: z
+      .array(
+        z.object({ id: z.string().min(1), port: z.number().int().min(1).max(65535).optional() }).strict(),
+      )
+      .default([]),
+  })
+  .strict();
+
 const loadBalancer = z
   .object({
     name: z.string().regex(/^[a-zA-Z0-9-]{1,32}$/, 'must be 1-32 letters, digits or hyphens'),
@@ -155,12 +171,16 @@ const loadBalancer = z
             port: z.number().int().min(1).max(65535),
             protocol: z.string().default('TCP'),
             instancePort: z.number().int().min(1).max(65535).optional(),
+            /** ELBv2: the target group the listener's default action forwards to. */
+            targetGroup: z.string().min(1).optional(),
           })
           .strict(),
       )
       .default([]),
     /** Registered instances (classic) or instance targets (v2). */
     instanceIds: z.array(awsId('i')).default([]),
+    /** ELBv2: the target groups its listeners forward to, with their targets. */
+    targetGroups: z.array(targetGroup).default([]),
     tags: tags.default({}),
   })
   .strict();

@@ -35,7 +35,7 @@ const ctx = { step: s, index: 0, journal: journalFor(plan([s])) };
  * changes: the flags stay). The leader's lease is taken 17 s after it stops (lease duration + retry) by the
  * first standby that runs, under a new identity; `takeOver: false` leaves it with nobody.
  */
-function cluster(options: { leader: string; takeOver?: boolean }) {
+function cluster(options: { leader: string; takeOver?: boolean; releasable?: boolean }) {
   const clock = new VirtualClock(Date.UTC(2026, 10, 29));
   const image = new Map(NODES.map((n) => [n, OLD]));
   const up = new Set(NODES);
@@ -64,11 +64,37 @@ function cluster(options: { leader: string; takeOver?: boolean }) {
     image.set(node, NEW);
     up.add(node);
   };
+  // A standby takes the lease once it expired, or at its next try (2 s) once it has no holder.
   const hand = async (): Promise<void> => {
-    await clock.sleep(17_000);
+    for (let waited = 0; waited < 17_000; waited += 2_000) {
+      await clock.sleep(2_000);
+      if (lease.holderIdentity === '') break;
+    }
     const standby = NODES.find((n) => up.has(n) && n !== leaderNode());
     if (options.takeOver !== false && standby)
       lease = { ...lease, holderIdentity: `${standby}_0002`, renewTime: new Date(clock.now()).toISOString() };
+  };
+  // The Lease object behind get/replace, with the resourceVersion the API server checks.
+  let version = 1;
+  const released: { at: number; holderBefore: string | undefined }[] = [];
+  const leaseObjects: NonNullable<NodeFileDeps['leaseObjects']> = {
+    get: async (ref) =>
+      ref.name === CCM
+        ? {
+            apiVersion: 'coordination.k8s.io/v1',
+            kind: 'Lease',
+            metadata: { name: CCM, namespace: 'kube-system', resourceVersion: String(version) },
+            spec: { ...lease },
+          }
+        : undefined,
+    replace: async (object) => {
+      if (object.metadata?.resourceVersion !== String(version)) throw new Error('409');
+      version += 1;
+      released.push({ at: clock.now(), holderBefore: lease.holderIdentity });
+      const spec = object.spec as { holderIdentity: string; renewTime: string };
+      lease = { ...lease, holderIdentity: spec.holderIdentity, renewTime: spec.renewTime };
+      return object;
+    },
   };
   const runner: CommandRunner = {
     run: async (spec) => {
@@ -105,8 +131,9 @@ function cluster(options: { leader: string; takeOver?: boolean }) {
     manualDone: new Set(),
     leases: async () => [lease],
     staticPods: { clock, pods, timeoutMs: 60_000 },
+    ...(options.releasable ? { leaseObjects } : {}),
   };
-  return { clock, deps, writes, lease: () => lease };
+  return { clock, deps, writes, lease: () => lease, released };
 }
 
 describe('nodeFileApplier: rolling a manager manifest', () => {
@@ -139,6 +166,41 @@ describe('nodeFileApplier: rolling a manager manifest', () => {
     expect(c.lease().holderIdentity).not.toBe('cp-2_0001');
     // Restart (5 s) and handover (17 s) after the write: not before the new leader took the lease.
     expect(finished! - leaderWritten).toBeGreaterThanOrEqual(22_000);
+  });
+
+  it('releases the restarted leader’s lease once its node runs the new pod, and a standby takes it at its next try', async () => {
+    const c = cluster({ leader: 'cp-2', releasable: true });
+    let finished: number | undefined;
+    const done = nodeFileApplier(c.deps)
+      .apply(write as never, undefined, ctx)
+      .then((r) => ((finished = c.clock.now()), r));
+    await c.clock.runUntilIdle(10 * 60_000);
+    await done;
+    const leaderWritten = c.writes.find((w) => w.node === 'cp-2')!.at;
+    // Released once, the old holder's, only after cp-2 ran the new image (restart 5 s after the write).
+    expect(c.released).toEqual([{ at: expect.any(Number), holderBefore: 'cp-2_0001' }]);
+    expect(c.released[0]!.at - leaderWritten).toBeGreaterThanOrEqual(5_000);
+    expect(c.lease().holderIdentity).toMatch(/^cp-(1|3)_0002$/);
+    // Restart (5 s), the next look (up to 2 s) and the standby's next try (2 s): well before the 17 s expiry.
+    expect(finished! - leaderWritten).toBeLessThan(5_000 + 2_000 + 2_000 + 2_000 + 1);
+  });
+
+  it('leaves a lease renewed after the new pod started alone (a manager that kept its identity)', async () => {
+    const c = cluster({ leader: 'cp-2', releasable: true });
+    const startTime = new Date(Date.UTC(2026, 10, 28)).toISOString();
+    const pods = c.deps.staticPods!.pods;
+    const deps: NodeFileDeps = {
+      ...c.deps,
+      staticPods: {
+        ...c.deps.staticPods!,
+        pods: async (component) => (await pods(component)).map((p) => ({ ...p, startTime })),
+      },
+    };
+    const done = nodeFileApplier(deps).apply(write as never, undefined, ctx);
+    await c.clock.runUntilIdle(10 * 60_000);
+    await done;
+    expect(c.released).toEqual([]);
+    expect(c.lease().holderIdentity).toMatch(/^cp-(1|3)_0002$/);
   });
 
   it('stops with UP-KUBEADM-LEASE-HANDOVER when nobody takes the lease', async () => {

@@ -15,8 +15,9 @@ import type { Change } from '../../core/model/plan-types.js';
 import { ExitCode, InputError, UprootError } from '../../errors/index.js';
 import type { LeaseFacts } from '../gates/gate-facts.js';
 import { watchedLeases } from '../gates/gate-runner.js';
+import { releaseLeasesHeldBy } from '../gates/lease-handoff.js';
 import type { Journal } from '../journal/journal-schema.js';
-import type { CommandRunner, FileStore } from '../ports.js';
+import type { CommandRunner, FileStore, ObjectStore } from '../ports.js';
 import type { ChangeOutcome } from '../run-plan.js';
 import type { ApplyContext, ChangeApplier } from './applier-types.js';
 import { describeCommand, renderCommand, type CommandTemplate } from './command-template.js';
@@ -48,6 +49,8 @@ export interface NodeFileDeps extends Pick<ClusterApplierDeps, 'confirm' | 'manu
   readonly staticPods?: StaticPodWaitDeps;
   /** The kube-system leases, to roll a manager's manifest to its leader's node last. */
   readonly leases?: () => Promise<LeaseFacts[]>;
+  /** Where the leases are written: a restarted leader's leases are released once its pod runs anew. */
+  readonly leaseObjects?: Pick<ObjectStore, 'get' | 'replace'>;
 }
 
 /** A change's nodes in the order they get a file, and what a person needs to know about that order. */
@@ -95,6 +98,38 @@ async function leaderToRestart(
     : undefined;
 }
 
+/**
+ * The leader's node now runs the new manifest, so the process that held its leases has ended (the kubelet
+ * starts a static pod only after the previous one of that name terminated): its leases are released at once
+ * instead of left to expire, and a standby takes them at its next try (lease-handoff.ts releaseLeasesHeldBy,
+ * decision 0033). Without write access the standbys wait out the lease duration, as before.
+ */
+async function releaseRestartedLeader(
+  deps: NodeFileDeps,
+  watched: readonly string[],
+  node: string,
+  manager: ManagerManifest,
+  leader: string,
+): Promise<void> {
+  if (!deps.leaseObjects || !deps.staticPods) return;
+  const pod = (await deps.staticPods.pods(manager.component)).find((p) => p.nodeName === node);
+  const startedAt = pod?.startTime ? Date.parse(pod.startTime) : Number.NaN;
+  const holder = { identity: leader, ...(Number.isNaN(startedAt) ? {} : { startedAt }) };
+  const now = deps.staticPods.clock.now();
+  const outcomes = await releaseLeasesHeldBy(deps.leaseObjects, watched, holder, now);
+  const released = outcomes.filter((o) => o.outcome === 'released').map((o) => o.name);
+  if (released.length > 0)
+    deps.notify?.({
+      type: 'note',
+      message: `${node} runs the new manifest, so ${leader} has stopped: released its lease(s) ${released.join(', ')} as client-go's ReleaseOnCancel would, for a standby to take at its next try`,
+    });
+  if (outcomes.some((o) => o.outcome === 'forbidden'))
+    deps.notify?.({
+      type: 'note',
+      message: `may not update leases in kube-system: the standbys take ${leader}'s leases once they expire (grant update on leases in kube-system to hand them over at once, docs/migrate.md#permissions)`,
+    });
+}
+
 /** The nodes in the order a change goes to them: a manager's manifest reaches its leader's node last. */
 async function nodeOrder(
   deps: NodeFileDeps,
@@ -117,6 +152,7 @@ export function nodeFileApplier(deps: NodeFileDeps): ChangeApplier<NodeFile> {
     template: CommandTemplate,
     change: NodeFile,
     { nodes, manager }: NodeOrder,
+    watched: readonly string[],
     stdin?: string,
   ): Promise<void> => {
     if (manager && deps.staticPods) {
@@ -144,8 +180,10 @@ export function nodeFileApplier(deps: NodeFileDeps): ChangeApplier<NodeFile> {
       });
       if (result.type === 'exited' && result.exitCode === 0) {
         if (manager && deps.staticPods) await waitForStaticPod(deps.staticPods, node, change.path, manager);
-        if (manager && deps.staticPods && deps.leases && leader)
+        if (manager && deps.staticPods && deps.leases && leader) {
+          await releaseRestartedLeader(deps, watched, node, manager, leader);
           await waitForHandover(deps.staticPods, deps.leases, node, manager.component, leader);
+        }
         continue;
       }
       const detail =
@@ -175,7 +213,7 @@ export function nodeFileApplier(deps: NodeFileDeps): ChangeApplier<NodeFile> {
       });
     }
     if (change.type === 'write-file' && deps.nodeCommand) {
-      await runOnNodes(deps.nodeCommand, change, order, change.content);
+      await runOnNodes(deps.nodeCommand, change, order, [...watchedLeases(ctx.journal)], change.content);
       return {
         type: 'done',
         record: {
@@ -186,7 +224,7 @@ export function nodeFileApplier(deps: NodeFileDeps): ChangeApplier<NodeFile> {
       };
     }
     if (change.type === 'delete-file' && deps.nodeDeleteCommand) {
-      await runOnNodes(deps.nodeDeleteCommand, change, order);
+      await runOnNodes(deps.nodeDeleteCommand, change, order, [...watchedLeases(ctx.journal)]);
       return {
         type: 'done',
         record: { outcome: 'changed', nodes, detail: `deleted ${change.path} on ${nodes.length} node(s)` },

@@ -8,6 +8,7 @@ import {
   expiredSightings,
   nextExpiry,
   releaseExpiredLease,
+  releaseLeasesHeldBy,
   sightLeases,
   type LeaseSighting,
 } from './lease-handoff.js';
@@ -169,6 +170,44 @@ describe('releaseExpiredLease', () => {
     const l = lease('cp1_a', T0);
     const api = oneLease(l, { forbid: true });
     expect(await releaseExpiredLease(api.store, { lease: l, since: T0 }, T0 + 15_000)).toBe('forbidden');
+  });
+});
+
+describe('releaseLeasesHeldBy', () => {
+  it('releases what the ended process holds, with the resourceVersion it read', async () => {
+    const api = oneLease(lease('cp1_a', T0));
+    const outcomes = await releaseLeasesHeldBy(api.store, [KCM], { identity: 'cp1_a' }, T0 + 4_000);
+    expect(outcomes).toEqual([{ name: KCM, outcome: 'released' }]);
+    expect(api.current().spec).toMatchObject({
+      holderIdentity: '',
+      leaseDurationSeconds: 1,
+      leaseTransitions: 3,
+    });
+  });
+
+  it('leaves a lease another identity holds, or one renewed since the new pod started', async () => {
+    const other = oneLease(lease('cp2_b', T0));
+    expect(await releaseLeasesHeldBy(other.store, [KCM], { identity: 'cp1_a' }, T0 + 4_000)).toEqual([
+      { name: KCM, outcome: 'changed' },
+    ]);
+    const renewed = oneLease(lease('cp1_a', T0 + 3_000));
+    const holder = { identity: 'cp1_a', startedAt: T0 + 3_000 };
+    expect(await releaseLeasesHeldBy(renewed.store, [KCM], holder, T0 + 4_000)).toEqual([
+      { name: KCM, outcome: 'changed' },
+    ]);
+    expect([...other.writes, ...renewed.writes]).toEqual([]);
+  });
+
+  it('loses to a takeover between its read and its write (409), and says forbidden without update rights', async () => {
+    const racing = oneLease(lease('cp1_a', T0));
+    racing.renewBeforeNextWrite(T0 + 3_500);
+    expect(await releaseLeasesHeldBy(racing.store, [KCM], { identity: 'cp1_a' }, T0 + 4_000)).toEqual([
+      { name: KCM, outcome: 'changed' },
+    ]);
+    const forbidden = oneLease(lease('cp1_a', T0), { forbid: true });
+    expect(await releaseLeasesHeldBy(forbidden.store, [KCM], { identity: 'cp1_a' }, T0 + 4_000)).toEqual([
+      { name: KCM, outcome: 'forbidden' },
+    ]);
   });
 });
 

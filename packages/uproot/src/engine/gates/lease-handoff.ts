@@ -23,6 +23,7 @@
  */
 import type { Clock } from '../../clock/index.js';
 import { formatMicroTime, parseMicroTime, recordToLeaseSpec } from '../../election/index.js';
+import { LEASE_NAMESPACE } from '../../core/ownership/index.js';
 import { hasApiStatus, type KubeObject, type ObjectStore } from '../ports.js';
 import type { LeaseFacts } from './gate-facts.js';
 
@@ -123,21 +124,85 @@ export async function releaseExpiredLease(
     const live = await objects.get({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace, name });
     if (!live) return 'gone';
     if (!unchangedSince(live, sighting)) return 'changed';
-    const transitions = leaseSpecOf(live).leaseTransitions;
-    const released = recordToLeaseSpec({
-      holderIdentity: '',
-      leaseDurationSeconds: 1,
-      acquireTime: now,
-      renewTime: now,
-      leaderTransitions: typeof transitions === 'number' ? transitions : 0,
-    });
-    await objects.replace({ ...live, spec: { ...released } });
+    await objects.replace(releasedRecord(live, now));
     return 'released';
   } catch (error) {
-    if (hasApiStatus(error, 409)) return 'changed';
-    if (hasApiStatus(error, 404)) return 'gone';
-    if (hasApiStatus(error, 403)) return 'forbidden';
-    throw error;
+    return outcomeOfFailedWrite(error);
+  }
+}
+
+/** What client-go's release() writes over a lease (holder "", duration 1 s, times now, transitions kept). */
+function releasedRecord(live: KubeObject, now: number): KubeObject {
+  const transitions = leaseSpecOf(live).leaseTransitions;
+  const released = recordToLeaseSpec({
+    holderIdentity: '',
+    leaseDurationSeconds: 1,
+    acquireTime: now,
+    renewTime: now,
+    leaderTransitions: typeof transitions === 'number' ? transitions : 0,
+  });
+  return { ...live, spec: { ...released } };
+}
+
+function outcomeOfFailedWrite(error: unknown): Exclude<ReleaseOutcome, 'released'> {
+  if (hasApiStatus(error, 409)) return 'changed';
+  if (hasApiStatus(error, 404)) return 'gone';
+  if (hasApiStatus(error, 403)) return 'forbidden';
+  throw error;
+}
+
+/**
+ * Releases the named leases that `identity` still holds, once the caller knows that process has ended: on
+ * kubeadm, a node's manager whose static pod now runs the new manifest. The kubelet starts a static pod only
+ * after the previous pod of the same full name has terminated (kubernetes pkg/kubelet/pod_workers.go
+ * allowStaticPodStart), and a restarted manager takes a new identity (`<hostname>_<uuid>`, cmd/
+ * kube-controller-manager/app/controllermanager.go and k8s.io/cloud-provider/app/controllermanager.go), so
+ * the holder named here can no longer renew, and nobody else's lease is touched. The write is the release
+ * client-go's ReleaseOnCancel would have made as the process stopped, with the resourceVersion just read; a
+ * standby takes it at its next try instead of after the lease duration (decision 0033). `startedAt`, the
+ * new pod's start on the same node's clock the old holder renewed by, guards against a manager that kept
+ * its identity: a renewal at or after it came from the new process, and that lease is left alone.
+ */
+export async function releaseLeasesHeldBy(
+  objects: Pick<ObjectStore, 'get' | 'replace'>,
+  names: readonly string[],
+  holder: { readonly identity: string; readonly startedAt?: number },
+  now: number,
+): Promise<{ readonly name: string; readonly outcome: ReleaseOutcome }[]> {
+  const outcomes: { name: string; outcome: ReleaseOutcome }[] = [];
+  for (const name of names) {
+    outcomes.push({ name, outcome: await releaseIfHeldBy(objects, name, holder, now) });
+  }
+  return outcomes;
+}
+
+function renewedSince(live: KubeObject, startedAt: number | undefined): boolean {
+  if (startedAt === undefined) return false;
+  const renewTime = leaseSpecOf(live).renewTime;
+  const renewed = typeof renewTime === 'string' ? parseMicroTime(renewTime) : undefined;
+  return renewed === undefined || renewed >= startedAt;
+}
+
+async function releaseIfHeldBy(
+  objects: Pick<ObjectStore, 'get' | 'replace'>,
+  name: string,
+  holder: { readonly identity: string; readonly startedAt?: number },
+  now: number,
+): Promise<ReleaseOutcome> {
+  try {
+    const live = await objects.get({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      namespace: LEASE_NAMESPACE,
+      name,
+    });
+    if (!live) return 'gone';
+    if (leaseSpecOf(live).holderIdentity !== holder.identity || renewedSince(live, holder.startedAt))
+      return 'changed';
+    await objects.replace(releasedRecord(live, now));
+    return 'released';
+  } catch (error) {
+    return outcomeOfFailedWrite(error);
   }
 }
 

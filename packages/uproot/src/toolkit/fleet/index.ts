@@ -26,3 +26,10 @@ export {
 export { fleetReport, type FleetReportOptions, type FleetReportResult } from './fleet-report.js';
 export { fleetManifestsOf, type FleetManifestsOptions } from './fleet-manifests.js';
 export type { FleetDeps, FleetTargets, RancherAccess } from './fleet-session.js';
+export {
+  fleetSnapshot,
+  FLEET_SNAPSHOT_SCHEMA_VERSION,
+  type FleetSnapshotOptions,
+  type FleetSnapshotResult,
+  type FleetSnapshotRow,
+} from './fleet-snapshot.js';

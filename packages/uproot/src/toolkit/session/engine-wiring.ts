@@ -109,6 +109,7 @@ export function wireExecution(
         ? { nodeDeleteCommand: settings.nodeFiles.nodeDeleteCommand }
         : {}),
       leases: () => reader.leases(LEASE_NAMESPACE),
+      leaseObjects: clusters.downstream,
       staticPods: {
         clock: settings.clock,
         pods: (component) => reader.componentPods(component),
