@@ -23,7 +23,7 @@ export function schedulingApplier(deps: ClusterApplierDeps): ChangeApplier<Sched
       const cordon = change.type === 'cordon-nodes';
       // An uncordon lifts only uproot's own cordon: the nodes the plan's cordon-nodes change (same selector)
       // flipped. A node someone else cordoned (before the migration, or Rancher draining it now) is theirs to
-      // uncordon; with drain disabled, Rancher's roll uncordons nothing (see decision 0033).
+      // uncordon; with drain disabled, Rancher's roll uncordons nothing (rancher/rancher pkg/capr/planner/drain.go).
       const only =
         !cordon && cordonsEarlier(ctx.journal, ctx.step.id, change.selector)
           ? cordonedEarlier(ctx.journal, ctx.step.id, change.selector)
