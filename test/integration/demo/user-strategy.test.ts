@@ -19,6 +19,7 @@ describe('uproot demo under the user\u2019s upgrade strategy', () => {
     const twinLog: string[] = [];
     const progress: string[] = [];
     let strategyAtEnd: unknown;
+    let cordonedAtEnd: string[] = [];
     try {
       const result = await runDemo(
         { scenario: 'rke2-user-strategy', timeScale: 1, dir: join(dir, 'twin') },
@@ -29,6 +30,11 @@ describe('uproot demo under the user\u2019s upgrade strategy', () => {
           onProgress: (l) => progress.push(l),
           twinLog: (l) => twinLog.push(l),
           inspect: (twin) => {
+            // No node is left unschedulable: uproot lifts its own cordon (Rancher lifts only a drain's).
+            cordonedAtEnd = twin.downstream.store
+              .list('v1/nodes')
+              .items.filter((n) => (n.spec as { unschedulable?: boolean } | undefined)?.unschedulable)
+              .map((n) => n.metadata?.name ?? '');
             const cluster = twin.management?.store.get(
               'provisioning.cattle.io/v1/clusters',
               'fleet-default',
@@ -48,6 +54,7 @@ describe('uproot demo under the user\u2019s upgrade strategy', () => {
         expect(c.overlapSeconds ?? 0, `${name} ran in two managers`).toBe(0);
         expect(c.maxGapSeconds ?? 0, `${name}'s largest gap`).toBeLessThanOrEqual(20);
       }
+      expect(cordonedAtEnd).toEqual([]);
       // The user's values, intact at the end.
       const { scenario } = loadScenario('rke2-user-strategy');
       expect(strategyAtEnd).toMatchObject(scenario.upgradeStrategy!);

@@ -3,6 +3,11 @@ import type { Change } from '../../../packages/uproot/src/core/model/plan-types.
 import { objectDefinitionApplier } from '../../../packages/uproot/src/engine/appliers/definition-object.js';
 import { schedulingApplier } from '../../../packages/uproot/src/engine/appliers/node-scheduling.js';
 import { patchObjectApplier } from '../../../packages/uproot/src/engine/appliers/object-changes.js';
+import {
+  beginApply,
+  finishApply,
+  recordChange,
+} from '../../../packages/uproot/src/engine/journal/journal-transitions.js';
 import { journalFor, plan, step } from '../../../packages/uproot/src/engine/testing/plan-fixtures.js';
 import type { JsonRecord } from '../../../packages/uproot/src/engine/object-diff/json.js';
 import { engineSandbox, type EngineSandbox } from './harness.js';
@@ -156,6 +161,68 @@ describe('cluster changes', () => {
     const record = outcome.type === 'done' ? { ...outcome.record, change: 0, at: '' } : undefined;
     await applier.undo(change as never, backup, { ...ctx, record, force: false });
     expect(['cp-1', 'cp-2', 'cp-3'].map(unschedulable)).toEqual([false, true, false]);
+  });
+
+  it('lifts only its own cordon: a node cordoned before the migration stays cordoned through the uncordon', async () => {
+    // With drain disabled (Rancher's default) Rancher's roll uncordons nothing (rancher/rancher
+    // pkg/capr/planner/drain.go), so the plan's own uncordon is what ends the cordon; it must not end anyone
+    // else's.
+    sb.server.store.patch('v1/nodes', undefined, 'cp-2', 'strategic', { spec: { unschedulable: true } });
+    const selector = 'node-role.kubernetes.io/control-plane=true';
+    const cordonChange: Change = { type: 'cordon-nodes', description: 'cordon', selector };
+    const uncordonChange: Change = { type: 'uncordon-nodes', description: 'uncordon', selector };
+    const cordonStep = step('cordon-control-plane', [cordonChange]);
+    const switchStep = step('switch-to-external', [uncordonChange]);
+    const applier = schedulingApplier(deps());
+    let journal = journalFor(plan([cordonStep, switchStep]));
+    const cordoned = await applier.apply(cordonChange as never, undefined, {
+      step: cordonStep,
+      index: 0,
+      journal,
+    });
+    expect(cordoned).toMatchObject({ record: { nodes: ['cp-1', 'cp-3'] } });
+    journal = beginApply(journal, 'cordon-control-plane', [], 0);
+    if (cordoned.type === 'done')
+      journal = recordChange(journal, 'cordon-control-plane', { ...cordoned.record, change: 0, at: '' }, 0);
+    journal = finishApply(journal, 'cordon-control-plane', 0);
+    const uncordoned = await applier.apply(uncordonChange as never, undefined, {
+      step: switchStep,
+      index: 0,
+      journal,
+    });
+    expect(uncordoned).toMatchObject({ record: { outcome: 'changed', nodes: ['cp-1', 'cp-3'] } });
+    const unschedulable = (n: string) =>
+      (sb.server.store.get('v1/nodes', undefined, n)!.spec as { unschedulable?: boolean }).unschedulable ===
+      true;
+    expect(['cp-1', 'cp-2', 'cp-3'].map(unschedulable)).toEqual([false, true, false]);
+  });
+
+  it('guards each cordon with the resourceVersion it read: a node cordoned meanwhile by someone else is not recorded as uproot’s', async () => {
+    const selector = 'node-role.kubernetes.io/control-plane=true';
+    const change: Change = { type: 'cordon-nodes', description: 'cordon', selector };
+    const s = step('cordon-control-plane', [change]);
+    const base = sb.objects();
+    let raced = false;
+    // Between uproot's list and its patch of cp-1, someone else (Rancher's drain) cordons it.
+    const racing: typeof base = Object.assign(Object.create(Object.getPrototypeOf(base) as object), base, {
+      patch: async (...args: Parameters<typeof base.patch>) => {
+        if (!raced && args[0].name === 'cp-1') {
+          raced = true;
+          sb.server.store.patch('v1/nodes', undefined, 'cp-1', 'strategic', {
+            spec: { unschedulable: true },
+          });
+        }
+        return base.patch(...args);
+      },
+    });
+    const applier = schedulingApplier({ ...deps(), objectsFor: () => racing });
+    const outcome = await applier.apply(change as never, undefined, {
+      step: s,
+      index: 0,
+      journal: journalFor(plan([s])),
+    });
+    expect(raced).toBe(true);
+    expect(outcome).toMatchObject({ record: { nodes: ['cp-2', 'cp-3'] } });
   });
 
   it('patches the leader-locking role (JSON patch) idempotently and undoes exactly that', async () => {

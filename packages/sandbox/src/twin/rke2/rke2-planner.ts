@@ -31,8 +31,8 @@ import {
  * Rancher's RKE2 planner, simulated: it watches the provisioning Cluster in the management API, computes
  * every machine's plan (machineGlobalConfig + matching machineSelectorConfig → component flags,
  * `spec.kubernetesVersion`; on control-plane machines also `spec.rkeConfig.additionalManifest` as the file
- * addons.yaml), and rolls changed plans out one control-plane node at a time (cordon, restart what changed,
- * uncordon, wait the configured delay), then workers. The Cluster's status tracks it (see
+ * addons.yaml), and rolls changed plans out tier by tier (rancher-tiers.ts): drain when the tier's drain options
+ * are enabled, restart what changed, uncordon what it drained, wait the configured delay. The Cluster's status tracks it (see
  * provisioning-cluster.ts).
  *
  * addons.yaml is a plan file Rancher does not mark Minor (rancher/rancher pkg/capr/planner/manifests.go
@@ -323,10 +323,10 @@ export class Rke2Planner {
     const before = agent.nodeName;
     const drained = tier.drain.enabled && this.options.fleet.all().length > 1 && before !== undefined;
     if (drained && !(await this.drainMachine(tier, agent, before))) return;
-    // Kept from the twin's first planner, not Rancher's: with drain disabled Rancher neither cordons nor
-    // uncordons (drain.go short-circuits before any annotation), but uproot's RKE2 plan and the twin's tests
-    // still count on the rollout uncordoning the nodes it cordoned (reported to the lead, issue 28).
-    if (!drained && before) cordon(this.options.downstream, before);
+    // With drain disabled Rancher neither cordons nor uncordons: Planner.drain (pkg/capr/planner/drain.go)
+    // short-circuits before it sets the drain annotation, and Planner.undrain acts only on that annotation,
+    // the one the machine-drain controller cordons and uncordons on (pkg/controllers/capr/machinedrain/
+    // machinedrain.go OnChange, unDrain). A node someone else cordoned stays cordoned through the roll.
     this.phases.set(agent, { phase: 'configuring', detail: WAITING_PLAN_MESSAGE });
     // The plan's restart stamp changed (its config.yaml did): the system-agent restarts the service.
     agent.restartCounts.note(
@@ -345,10 +345,12 @@ export class Rke2Planner {
       this.phases.set(agent, { phase: 'uncordoning', detail: 'waiting for uncordon to finish' });
       this.writeTierStatus();
       this.options.log(`rke2 planner: uncordoning ${tier.name} node ${agent.instance.machineName}`);
+      // machinedrain.go unDrain: RunCordonOrUncordon(false) on the machine's node (its nodeRef, which a
+      // renamed node has moved to; the old name is uncordoned too, as the node it drained).
+      const after = agent.nodeName;
+      if (after) uncordon(this.options.downstream, after);
+      if (before !== after) uncordon(this.options.downstream, before);
     }
-    const after = agent.nodeName;
-    if (after) uncordon(this.options.downstream, after);
-    if (before && before !== after) uncordon(this.options.downstream, before);
     if (rolloutDelayMs > 0) await clock.sleep(rolloutDelayMs);
   }
 

@@ -19,9 +19,16 @@ export function schedulingApplier(deps: ClusterApplierDeps): ChangeApplier<Sched
       type: 'node-scheduling',
       nodes: await nodeScheduling(objects(), change.selector),
     }),
-    apply: async (change): Promise<ChangeOutcome> => {
+    apply: async (change, _backup, ctx): Promise<ChangeOutcome> => {
       const cordon = change.type === 'cordon-nodes';
-      const result = await setSchedulable(objects(), change.selector, cordon);
+      // An uncordon lifts only uproot's own cordon: the nodes the plan's cordon-nodes change (same selector)
+      // flipped. A node someone else cordoned (before the migration, or Rancher draining it now) is theirs to
+      // uncordon; with drain disabled, Rancher's roll uncordons nothing (rancher/rancher pkg/capr/planner/drain.go).
+      const only =
+        !cordon && cordonsEarlier(ctx.journal, ctx.step.id, change.selector)
+          ? cordonedEarlier(ctx.journal, ctx.step.id, change.selector)
+          : undefined;
+      const result = await setSchedulable(objects(), change.selector, cordon, only);
       return {
         type: 'done',
         record: {
@@ -56,6 +63,14 @@ export function schedulingApplier(deps: ClusterApplierDeps): ChangeApplier<Sched
       };
     },
   };
+}
+
+/** Whether the plan has a cordon-nodes change (same selector) before this step. */
+function cordonsEarlier(journal: Journal, before: StepId, selector: string): boolean {
+  const index = journal.plan.steps.findIndex((s) => s.id === before);
+  return journal.plan.steps
+    .slice(0, index < 0 ? undefined : index)
+    .some((s) => s.changes.some((c) => c.type === 'cordon-nodes' && c.selector === selector));
 }
 
 /**

@@ -102,22 +102,36 @@ export interface SchedulingChange {
   readonly flipped: readonly string[];
 }
 
+interface NodeScheduling {
+  readonly name: string;
+  readonly unschedulable: boolean;
+  readonly resourceVersion: string | undefined;
+}
+
+function schedulingOf(n: KubeObject): NodeScheduling {
+  return {
+    name: n.metadata?.name ?? '',
+    unschedulable: (n.spec as { unschedulable?: boolean } | undefined)?.unschedulable === true,
+    resourceVersion: n.metadata?.resourceVersion,
+  };
+}
+
 /** Lists the selected nodes (paged, no per-node GETs). */
 export async function nodeScheduling(
   objects: ObjectStore,
   selector: string,
 ): Promise<{ name: string; unschedulable: boolean }[]> {
   const nodes = await objects.list('v1', 'Node', { labelSelector: selector || undefined });
-  return nodes.map((n) => ({
-    name: n.metadata?.name ?? '',
-    unschedulable: (n.spec as { unschedulable?: boolean } | undefined)?.unschedulable === true,
-  }));
+  return nodes.map(schedulingOf).map(({ name, unschedulable }) => ({ name, unschedulable }));
 }
 
 /**
  * Cordons (true) or uncordons (false) nodes the way kubectl does: a strategic merge patch
  * {"spec":{"unschedulable":true}} per node that is not already so ({"unschedulable":null} to uncordon).
- * `only` limits the change to those node names (rollback touches only the nodes uproot flipped).
+ * `only` limits the change to those node names (uproot touches only the nodes it flipped itself). Each patch
+ * carries the resourceVersion uproot read, so a node someone else changed meanwhile (Rancher's drain
+ * cordoning it, a person uncordoning it) answers 409 and is read again: `flipped` names exactly the nodes
+ * this call changed, which is what the journal records and a rollback undoes.
  */
 export async function setSchedulable(
   objects: ObjectStore,
@@ -125,19 +139,39 @@ export async function setSchedulable(
   unschedulable: boolean,
   only?: readonly string[],
 ): Promise<SchedulingChange> {
-  const nodes = await nodeScheduling(objects, selector);
+  const listed = (await objects.list('v1', 'Node', { labelSelector: selector || undefined })).map(
+    schedulingOf,
+  );
   const flipped: string[] = [];
-  for (const node of nodes) {
-    if (node.unschedulable === unschedulable) continue;
+  for (const node of listed) {
     if (only && !only.includes(node.name)) continue;
+    if (await flipNode(objects, node, unschedulable)) flipped.push(node.name);
+  }
+  return { nodes: listed.map(({ name, unschedulable: u }) => ({ name, unschedulable: u })), flipped };
+}
+
+/** One node to `unschedulable`, guarded by its resourceVersion; false when it needed nothing (or is gone). */
+async function flipNode(
+  objects: ObjectStore,
+  first: NodeScheduling,
+  unschedulable: boolean,
+): Promise<boolean> {
+  const ref: ObjectKey = { apiVersion: 'v1', kind: 'Node', name: first.name };
+  let node: NodeScheduling | undefined = first;
+  for (let conflicts = 0; ; conflicts++) {
+    if (!node || node.unschedulable === unschedulable) return false;
     try {
-      await objects.patch({ apiVersion: 'v1', kind: 'Node', name: node.name }, 'strategic', {
+      await objects.patch(ref, 'strategic', {
+        metadata: { resourceVersion: node.resourceVersion },
         spec: { unschedulable: unschedulable ? true : null },
       });
-      flipped.push(node.name);
+      return true;
     } catch (error) {
-      if (!hasApiStatus(error, 404)) throw error; // a node deleted meanwhile needs nothing
+      if (hasApiStatus(error, 404)) return false; // a node deleted meanwhile needs nothing
+      if (!hasApiStatus(error, 409)) throw error;
+      if (conflicts + 1 >= 8) throw tooManyConflicts(ref, conflicts + 1);
     }
+    const live = await objects.get(ref);
+    node = live ? schedulingOf(live) : undefined;
   }
-  return { nodes, flipped };
 }
