@@ -298,7 +298,7 @@ function addInstallCcm(plan: PlanAssembly, definition: DefinitionEditor, decisio
     id: 'wait-ccm-rollout',
     title: 'Wait until Rancher has delivered the chart',
     description:
-      "The chart's install Job cannot schedule on cordoned control-plane nodes, so the DaemonSet appears once the next step's rollout updates and uncordons them; the DaemonSet rollout gate is therefore checked in switch-to-external. Until then the KCMs keep the cloud controllers under the migration lease.",
+      "The chart's install Job cannot schedule on cordoned control-plane nodes, so the DaemonSet appears once the next step uncordons them (Rancher's roll uncordons only nodes it drained itself, rancher/rancher pkg/capr/planner/drain.go); the DaemonSet rollout gate is therefore checked in switch-to-external. Until then the KCMs keep the cloud controllers under the migration lease.",
     source: `${SEED_002}, step 4`,
     changes: [],
     gates: [gates.clusterRolledOut()],
@@ -327,7 +327,7 @@ function addSwitchToExternal(
   plan.addStep(
     switchToExternalStep({
       description:
-        'Rancher updates the nodes one by one; as each control-plane node restarts, its KCM stops running the cloud controllers and the CCM pods take the migration lease. uproot uncordons the control-plane nodes afterwards (a no-op where Rancher already did); leader migration keeps a CCM that starts early safe.',
+        'Rancher updates the nodes one by one; as each control-plane node restarts, its KCM stops running the cloud controllers and the CCM pods take the migration lease. uproot then uncordons the control-plane nodes its cordon step cordoned, and only those (a node you had cordoned stays cordoned); leader migration keeps a CCM that starts early safe.',
       source: `${SEED_002}, step 5; ${SEED_004}, step 2`,
       changes: editChanges(switched),
       selector: CP_SELECTOR,
