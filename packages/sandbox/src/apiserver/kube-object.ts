@@ -61,6 +61,43 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** Interned strings, by text; cleared when full, so texts no object holds any more do not pile up. */
+const internPool = new Map<string, string>();
+const INTERN_POOL_SIZE = 1 << 17;
+
+/**
+ * One copy of a string value: the same name, label, timestamp or image in thousands of stored objects
+ * and their versions is one string, not one per copy (each write's structuredClone and each request's
+ * JSON.parse make new ones). A first sighting is stored flat, so the rope a template literal builds (a
+ * uid is nine pieces, 300 bytes for 36 characters) collapses to its text. Long texts stay as they are.
+ */
+function interned(text: string): string {
+  if (text.length > 512) return text;
+  let copy = internPool.get(text);
+  if (copy === undefined) {
+    if (internPool.size >= INTERN_POOL_SIZE) internPool.clear();
+    copy = JSON.parse(JSON.stringify(text)) as string;
+    internPool.set(copy, copy);
+  }
+  return copy;
+}
+
+/**
+ * deepFreeze for what the store keeps: freezes in place and swaps every string for its interned copy.
+ * Subtrees already frozen (shared with the previous version) are left alone; their strings already are.
+ */
+export function freezeStored<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  const obj = value as Record<string, unknown>;
+  for (const key of Object.keys(obj)) {
+    const child = obj[key];
+    if (typeof child === 'string') obj[key] = interned(child);
+    else if (typeof child === 'object' && child !== null) freezeStored(child);
+  }
+  Object.freeze(obj);
+  return value;
+}
+
 /** A mutable deep copy of a (possibly frozen) JSON value. */
 export function thaw<T>(value: T): T {
   return structuredClone(value) as T;

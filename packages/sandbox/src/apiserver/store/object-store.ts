@@ -1,5 +1,6 @@
 import {
   deepFreeze,
+  freezeStored,
   isJsonObject,
   jsonEqual,
   kubeTimestamp,
@@ -488,7 +489,7 @@ export class ObjectStore {
   ): KubeObject {
     const rv = ++this.rv;
     this.metaOf(obj).resourceVersion = String(rv);
-    const frozen = deepFreeze(obj) as KubeObject;
+    const frozen = freezeStored(obj) as KubeObject;
     const collection = this.collection(rt);
     if (type === 'DELETED') collection.delete(key);
     else collection.set(key, frozen);
