@@ -98,6 +98,38 @@ export function freezeStored<T>(value: T): T {
   return value;
 }
 
+/**
+ * Before a new version is stored: every subtree of `next` equal to the same place in `prev` (the stored
+ * version before it) becomes that frozen subtree, so versions kept side by side (the collection and the
+ * watch history) share what did not change instead of each holding a full copy. Equal means the same keys
+ * in the same order, so the JSON on the wire is byte for byte what it was. Returns whether all was equal.
+ * Frozen parts of `next` are not entered (they are shared already, or not the store's to change).
+ */
+export function shareUnchanged(next: unknown, prev: unknown): boolean {
+  if (next === prev) return true;
+  if (typeof next !== 'object' || next === null || typeof prev !== 'object' || prev === null) return false;
+  if (Array.isArray(next) !== Array.isArray(prev) || Object.isFrozen(next)) return false;
+  const a = next as Record<string, unknown>;
+  const b = prev as Record<string, unknown>;
+  const keys = Object.keys(a);
+  const prevKeys = Object.keys(b);
+  let equal = keys.length === prevKeys.length;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (equal && prevKeys[i] !== key) equal = false;
+    if (!Object.hasOwn(b, key)) {
+      equal = false;
+      continue;
+    }
+    const child = a[key];
+    const before = b[key];
+    if (child === before) continue;
+    if (typeof child === 'object' && child !== null && shareUnchanged(child, before)) a[key] = before;
+    else equal = false;
+  }
+  return equal;
+}
+
 /** A mutable deep copy of a (possibly frozen) JSON value. */
 export function thaw<T>(value: T): T {
   return structuredClone(value) as T;

@@ -1,6 +1,7 @@
 import {
   deepFreeze,
   freezeStored,
+  shareUnchanged,
   isJsonObject,
   jsonEqual,
   kubeTimestamp,
@@ -489,6 +490,7 @@ export class ObjectStore {
   ): KubeObject {
     const rv = ++this.rv;
     this.metaOf(obj).resourceVersion = String(rv);
+    if (prev) shareUnchanged(obj, prev);
     const frozen = freezeStored(obj) as KubeObject;
     const collection = this.collection(rt);
     if (type === 'DELETED') collection.delete(key);
