@@ -71,7 +71,7 @@ const INTERN_POOL_SIZE = 1 << 17;
  * JSON.parse make new ones). A first sighting is stored flat, so the rope a template literal builds (a
  * uid is nine pieces, 300 bytes for 36 characters) collapses to its text. Long texts stay as they are.
  */
-function interned(text: string): string {
+export function interned(text: string): string {
   if (text.length > 512) return text;
   let copy = internPool.get(text);
   if (copy === undefined) {

@@ -86,8 +86,15 @@ export function apiVersionOf(gv: { readonly group: string; readonly version: str
 }
 
 /** Objects of all served versions of a group/resource share one collection. */
+/** group → resource → storage id: one string per resource, however many events and requests carry it. */
+const storageIds = new Map<string, Map<string, string>>();
+
 export function storageIdOf(gr: { readonly group: string; readonly resource: string }): string {
-  return `${gr.group}/${gr.resource}`;
+  let byResource = storageIds.get(gr.group);
+  if (!byResource) storageIds.set(gr.group, (byResource = new Map()));
+  let id = byResource.get(gr.resource);
+  if (id === undefined) byResource.set(gr.resource, (id = `${gr.group}/${gr.resource}`));
+  return id;
 }
 
 export function gvrString(gvr: GroupVersionResource): string {

@@ -1,6 +1,7 @@
 import {
   deepFreeze,
   freezeStored,
+  interned,
   shareUnchanged,
   isJsonObject,
   jsonEqual,
@@ -496,7 +497,17 @@ export class ObjectStore {
     if (type === 'DELETED') collection.delete(key);
     else collection.set(key, frozen);
     const storageId = storageIdOf(rt);
-    const event: StoreEvent = { type, rv, storageId, resourceType: rt, key, namespace, object: frozen, prev };
+    // Each change is kept in the watch history: its key and namespace are one string per object, not per event.
+    const event: StoreEvent = {
+      type,
+      rv,
+      storageId,
+      resourceType: rt,
+      key: interned(key),
+      namespace: interned(namespace),
+      object: frozen,
+      prev,
+    };
     this.log.append(event);
     if (storageId === CRDS)
       syncCrdRegistration(this.registry, event.prev, event.type === 'DELETED' ? undefined : event.object);
