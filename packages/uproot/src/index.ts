@@ -179,12 +179,18 @@ export {
 
 // Time: everything that waits takes a Clock (real, or virtual: time moves only when told to)
 export {
+  FollowedClock,
   RealClock,
   VirtualClock,
   seededRandom,
   systemRandom,
   type Clock,
+  type ClockSample,
+  type FollowedClockOptions,
+  type PollTimer,
   type Random,
 } from './clock/index.js';
+// Another process's clock (a sped-up twin's), named by UPROOT_CLOCK_URL (decision 0034)
+export { CLOCK_URL_VARIABLE, clockFromEnvironment } from './toolkit/followed-clock.js';
 
 export { VERSION } from './version.js';

@@ -5,10 +5,11 @@
  * (crash-campaign.test.ts) and by `npm run bench -- crash-campaign`.
  *
  * Time. The twin runs in this process on a VirtualClock paced to at most `scale` simulated seconds per real
- * second (`pacedDriver`): the CLI in its own process keeps real time, so the twin's time must move on by
- * itself, but virtual time still never passes while a simulated manager's request is in flight (decision
- * 0006). A machine too busy to keep the pace slows the twin down instead of stretching a lease renewal into a
- * gap, so the gaps the ledger shows are the migration's, not the machine's.
+ * second (`pacedDriver`): the CLI in its own process cannot share the clock object, so the twin's time must
+ * move on by itself, but virtual time still never passes while a simulated manager's request is in flight
+ * (decision 0006). A machine too busy to keep the pace slows the twin down instead of stretching a lease
+ * renewal into a gap, so the gaps the ledger shows are the migration's, not the machine's. The CLI follows
+ * the twin's time through UPROOT_CLOCK_URL (decision 0034), so its lease looks and handovers keep that pace.
  *
  * Where the kills land (decision 0023). The journey's progress is counted in milestones, the lines the CLI
  * prints on stderr when a gate passes (`  ✓ <gate>`) or a step is verified (`  ✓ <step> verified`); the plan
@@ -21,7 +22,16 @@
  * (the preflight and the plan still run), so the next run starts over without a journal.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { seededRandom, VirtualClock, type Random } from '../../../packages/uproot/src/clock/index.js';
@@ -34,7 +44,8 @@ import { actAsPerson } from '../../../packages/sandbox/src/demo/twin-person.js';
 import { awsEnvironment } from '../../../packages/sandbox/src/aws/index.js';
 import { twinTarget } from '../../../packages/sandbox/src/demo/twin-target.js';
 import { loadScenario } from '../../../packages/sandbox/src/scenarios/index.js';
-import { exposeTwin, startTwin, type Twin } from '../../../packages/sandbox/src/twin/index.js';
+import { CLOCK_URL_VARIABLE } from '../../../packages/uproot/src/toolkit/followed-clock.js';
+import { CLOCK_PATH, exposeTwin, startTwin, type Twin } from '../../../packages/sandbox/src/twin/index.js';
 import { TWIN_RKE_VERSION } from '../../../packages/sandbox/src/twin/rke/rke-up.js';
 import { RANCHER_NAMESPACE } from '../../../packages/sandbox/src/twin/rke2/provisioning-cluster.js';
 import { clusterRolledOut, onlyStillRolling, settled } from './harness.js';
@@ -249,6 +260,9 @@ function cliTarget(
     HOME: dir,
     ...awsEnvironment(twin.aws),
     AWS_EC2_METADATA_DISABLED: 'true',
+    // The CLI runs on the twin's clock, as `uproot sandbox up --time-scale` tells a person to (decision 0034):
+    // its lease looks, handovers and deadlines then keep the twin's pace.
+    [CLOCK_URL_VARIABLE]: `${control.url}${CLOCK_PATH}`,
   };
   return { target: flags, execution: run, env, cwd: dir };
 }
@@ -502,7 +516,20 @@ export async function startCampaignTwin(scenarioName: string, scale: number): Pr
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    twin = await startTwin({ scenario: loadScenario(scenarioName).scenario, clock, dir: join(dir, 'twin') });
+    // UPROOT_CAMPAIGN_TWIN_LOG=FILE keeps the twin's own log (its managers, Rancher, the kubelets) to read a
+    // failure by.
+    const twinLog = process.env.UPROOT_CAMPAIGN_TWIN_LOG;
+    twin = await startTwin({
+      scenario: loadScenario(scenarioName).scenario,
+      clock,
+      dir: join(dir, 'twin'),
+      ...(twinLog
+        ? {
+            log: (line: string) =>
+              appendFileSync(twinLog, `${new Date(clock.now()).toISOString()} ${line}\n`),
+          }
+        : {}),
+    });
     await settled(twin, 120_000);
     exposed = await exposeTwin(twin, { pid: process.pid, timeScale: scale, onShutdown: () => undefined });
     const cli = cliTarget(twin, clock, dir, exposed.state.control);
@@ -668,7 +695,9 @@ async function killAndResume(
       log(`kill ${kills.length} at ${second()} s: ${JSON.stringify(kills.at(-1))}`);
       continue;
     }
-    log(`run ${run + 1} exited ${String(result.exitCode)} at ${second()} s`);
+    log(
+      `run ${run + 1} exited ${String(result.exitCode)} at ${second()} s${result.exitCode === 0 ? '' : `: ${result.stderr.slice(-600)}`}`,
+    );
     if (await actedAsPerson(sb, options.plan, result.stdout, manualDone)) continue;
     if (result.exitCode === 0) return { kills, resumes: run, failedRuns, finalExitCode: 0, steps, start };
     failedRuns.push({ exitCode: result.exitCode, tail: result.stderr.slice(-1200) });

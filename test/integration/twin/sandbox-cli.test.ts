@@ -61,6 +61,17 @@ describe('uproot sandbox', () => {
     const state = JSON.parse(readFileSync(statePath, 'utf8')) as { pid: number; control: { url: string } };
     expect(state.control.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
+    // Sped up, the twin says how uproot follows its clock (decision 0034), and the line works as printed.
+    const clockUrl = `${state.control.url}/v1/clock`;
+    expect(up.stdout).toContain(`export UPROOT_CLOCK_URL=${clockUrl}`);
+    const { nowMs } = (await (await fetch(clockUrl)).json()) as { nowMs: number };
+    // Ten twin seconds pass per real second since it started: its time is at or past this machine's.
+    expect(nowMs).toBeGreaterThanOrEqual(Date.now());
+    const followed = await uproot(['plan', '--example', 'rke2', '-o', 'json'], {
+      UPROOT_CLOCK_URL: clockUrl,
+    });
+    expect(followed.code, followed.stderr).toBe(0);
+
     // The API server, with Rancher's CRDs preloaded.
     const home = mkdtempSync(join(tmpdir(), 'uproot-sandbox-home-'));
     const crds = await run('kubectl', ['--kubeconfig', join(dir, 'kubeconfig'), 'get', 'crd', '-o', 'name'], {
@@ -106,6 +117,11 @@ describe('uproot sandbox', () => {
     expect(down.code, down.stderr).toBe(0);
     expect(existsSync(statePath)).toBe(false);
     expect(existsSync(join(dir, 'kubeconfig'))).toBe(false);
+    // The clock is gone with the twin: a command following it stops before it starts, saying what to do.
+    const orphan = await uproot(['plan', '--example', 'rke2'], { UPROOT_CLOCK_URL: clockUrl });
+    expect(orphan.code).toBe(2);
+    expect(orphan.stderr).toContain('UP-CLOCK-UNREACHABLE');
+    expect(orphan.stderr).toContain('unset UPROOT_CLOCK_URL');
     let alive = true;
     try {
       process.kill(state.pid, 0);
@@ -113,7 +129,7 @@ describe('uproot sandbox', () => {
       alive = false;
     }
     expect(alive).toBe(false);
-  });
+  }, 300_000);
 
   it('up in the foreground stops cleanly on SIGINT', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'uproot-sandbox-cli-'));

@@ -9,12 +9,13 @@ import {
   renderDocument,
   isSingleExecutable,
 } from 'uproot/cli';
-import { RealClock, type Clock } from 'uproot';
+import { CLOCK_URL_VARIABLE, RealClock, type Clock } from 'uproot';
 import { ExitCode, InputError } from 'uproot';
 import { controllerRowText } from 'uproot/core';
 import { loadScenario, parseFaultsFlag, withFaults } from '../scenarios/index.js';
 import {
   callControl,
+  CLOCK_PATH,
   readSandboxState,
   removeTwinFiles,
   serveTwin,
@@ -76,6 +77,12 @@ function usage(state: SandboxState): string {
     '',
     `  export KUBECONFIG=${state.kubeconfig}`,
     `  source ${state.awsEnv}`,
+    // Sped up, the twin's time runs away from this machine's: uproot follows the twin's (decision 0034).
+    ...(state.timeScale !== 1
+      ? [
+          `  export ${CLOCK_URL_VARIABLE}=${state.control.url}${CLOCK_PATH}   # uproot runs at the twin's pace`,
+        ]
+      : []),
     '',
     `  kubectl get nodes                       # the downstream cluster (context ${state.contexts.downstream})`,
   ];

@@ -33,6 +33,7 @@ export async function serveFleet(options: ServeFleetOptions): Promise<void> {
   });
   const stop = new AbortController();
   const control = await startTokenControlServer({
+    now: () => clock.now(),
     status: () => fleetStatusSummary(fleet),
     ledger: () => Object.fromEntries(fleet.members.map((m) => [m.spec.name, m.twin.ledgerReport()])),
     rkeUp: async () => ({ ok: false, reason: 'the fleet twin runs RKE2 clusters only', log: [] }),

@@ -22,6 +22,7 @@ export type {
 } from './managers/manager-launcher.js';
 export {
   callControl,
+  CLOCK_PATH,
   startControlServer,
   type ControlHandlers,
   type ControlServer,

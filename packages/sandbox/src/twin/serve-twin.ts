@@ -60,6 +60,7 @@ export async function exposeTwin(
   },
 ): Promise<{ state: SandboxState; close(): Promise<void> }> {
   const control = await startTokenControlServer({
+    now: () => twin.clock.now(),
     status: () => twin.status(),
     ledger: () => twin.ledgerReport(),
     rkeUp: (config, file) => twin.applyRkeConfig(config, file),

@@ -18,6 +18,16 @@ describe('runCli', () => {
     expect(VERSION).toBe(pkg.version);
   });
 
+  it('refuses an UPROOT_CLOCK_URL that is not an http(s) URL, naming it, before the command runs', async () => {
+    const io = recordingIo({ env: { UPROOT_CLOCK_URL: 'ftp://127.0.0.1/v1/clock' } });
+    expect(await runCli(['plan', '--example', 'rke2'], io)).toBe(2);
+    expect(io.stderrText).toMatch(/UP-CLOCK-URL/);
+    expect(io.stderrText).toMatch(/UPROOT_CLOCK_URL/);
+    expect(io.stdoutText).toBe('');
+    // --version runs no command action: the clock is never followed.
+    expect(await runCli(['--version'], recordingIo({ env: { UPROOT_CLOCK_URL: 'nope' } }))).toBe(0);
+  });
+
   it('exits 2 on an unknown command', async () => {
     const io = recordingIo();
     expect(await runCli(['no-such-command'], io)).toBe(2);

@@ -4,6 +4,8 @@ import { ExitCode, UprootError, formatError } from '../errors/index.js';
 import { VERSION } from '../version.js';
 import { givenFlags, hintCommands, type HintCommands } from './hint-command.js';
 import { renderDocument } from './output.js';
+import { clockFromEnvironment } from '../toolkit/followed-clock.js';
+import type { Clock } from '../clock/index.js';
 
 /**
  * A command module adds itself to the program. `run` wraps its action so that the returned exit code (or a
@@ -52,12 +54,20 @@ export function invokedCommand(argv: readonly string[]): string | undefined {
   return words[0] === 'help' ? words[1] : words[0];
 }
 
+/** Commands that run a twin on its own clock: they never follow UPROOT_CLOCK_URL. */
+const OWN_CLOCK_COMMANDS = new Set(['sandbox', 'demo']);
+
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let exitCode: number = ExitCode.ok;
   const programName = io.programName ?? 'uproot';
   let hints = hintCommands(programName, []);
+  let runIo = io;
+  let followed: (Clock & { close(): void }) | undefined;
+  const invoked = invokedCommand(argv);
   const ctx: CommandContext = {
-    io,
+    get io() {
+      return runIo;
+    },
     programName,
     hints: () => hints,
     run:
@@ -66,6 +76,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         // Commander passes the command last: its flags are what every hint of this run repeats.
         const cmd = args.at(-1);
         if (cmd instanceof Command) hints = hintCommands(programName, givenFlags(cmd));
+        // A rehearsal's twin runs sped up: the command then waits and judges leases on its clock (decision 0034).
+        if (io.clock === undefined && !OWN_CLOCK_COMMANDS.has(invoked ?? '')) {
+          followed = await clockFromEnvironment(io.env);
+          if (followed) runIo = { ...io, clock: followed };
+        }
         const result = await action(...args);
         if (typeof result === 'number') exitCode = result;
       },
@@ -80,11 +95,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .showHelpAfterError('(run with --help for usage)')
     .allowExcessArguments(false);
   try {
-    await register(program, ctx, invokedCommand(argv));
+    await register(program, ctx, invoked);
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
   } catch (error) {
     return reportError(error, io, requestedDocument(argv), hints);
+  } finally {
+    followed?.close();
   }
 }
 

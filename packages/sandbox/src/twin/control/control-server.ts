@@ -8,6 +8,8 @@ import { InputError } from 'uproot';
  * talk to, protected by a bearer token (kept in DIR/sandbox.json, mode 0600).
  *
  *   GET  /healthz            ok (no token needed)
+ *   GET  /v1/clock           {"nowMs": the twin's time} (no token needed: the time is no secret, and the
+ *                            CLI polls it every 20 ms when UPROOT_CLOCK_URL names it, decision 0034)
  *   GET  /v1/status          the twin's status
  *   GET  /v1/ledger          per-controller ownership (overlapSeconds, maxGapSeconds) and detail
  *   POST /v1/rke-up          body {"config": "<cluster.yml text>", "file": "<path>"}; answers when done
@@ -15,6 +17,8 @@ import { InputError } from 'uproot';
  */
 
 export interface ControlHandlers {
+  /** The twin's clock, in milliseconds since the epoch. */
+  now(): number;
   status(): unknown;
   ledger(): unknown;
   rkeUp(config: string, file: string): Promise<{ ok: boolean; reason?: string; log: readonly string[] }>;
@@ -27,6 +31,9 @@ export interface ControlServer {
 }
 
 const MAX_BODY = 4 * 1024 * 1024;
+
+/** The path of the twin's clock on the control endpoint (what UPROOT_CLOCK_URL names). */
+export const CLOCK_PATH = '/v1/clock';
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = `${JSON.stringify(body)}\n`;
@@ -62,6 +69,7 @@ export async function startControlServer(token: string, handlers: ControlHandler
     void (async () => {
       const path = new URL(req.url ?? '/', 'http://control').pathname;
       if (path === '/healthz') return send(res, 200, { ok: true });
+      if (req.method === 'GET' && path === CLOCK_PATH) return send(res, 200, { nowMs: handlers.now() });
       if (!authorized(req, token)) return send(res, 401, { error: 'unauthorized' });
       try {
         if (req.method === 'GET' && path === '/v1/status') return send(res, 200, handlers.status());
