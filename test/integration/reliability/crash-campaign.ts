@@ -8,8 +8,8 @@
  * second (`pacedDriver`): the CLI in its own process cannot share the clock object, so the twin's time must
  * move on by itself, but virtual time still never passes while a simulated manager's request is in flight
  * (decision 0006). A machine too busy to keep the pace slows the twin down instead of stretching a lease
- * renewal into a gap, so the gaps the ledger shows are the migration's, not the machine's. The CLI follows
- * the twin's time through UPROOT_CLOCK_URL (decision 0034), so its lease looks and handovers keep that pace.
+ * renewal into a gap, so the gaps the ledger shows are the migration's, not the machine's. With
+ * UPROOT_CAMPAIGN_FOLLOW_CLOCK=1 the CLI follows the twin's time through UPROOT_CLOCK_URL (decision 0034).
  *
  * Where the kills land (decision 0023). The journey's progress is counted in milestones, the lines the CLI
  * prints on stderr when a gate passes (`  ✓ <gate>`) or a step is verified (`  ✓ <step> verified`); the plan
@@ -260,9 +260,12 @@ function cliTarget(
     HOME: dir,
     ...awsEnvironment(twin.aws),
     AWS_EC2_METADATA_DISABLED: 'true',
-    // The CLI runs on the twin's clock, as `uproot sandbox up --time-scale` tells a person to (decision 0034):
-    // its lease looks, handovers and deadlines then keep the twin's pace.
-    [CLOCK_URL_VARIABLE]: `${control.url}${CLOCK_PATH}`,
+    // UPROOT_CAMPAIGN_FOLLOW_CLOCK=1 runs the CLI on the twin's clock, as `uproot sandbox up --time-scale`
+    // tells a person to (decision 0034); the default stays on the real clock until the RKE2 hop's CCM rollout
+    // no longer overlaps Rancher's roll (see crash-campaign.test.ts).
+    ...(process.env.UPROOT_CAMPAIGN_FOLLOW_CLOCK === '1'
+      ? { [CLOCK_URL_VARIABLE]: `${control.url}${CLOCK_PATH}` }
+      : {}),
   };
   return { target: flags, execution: run, env, cwd: dir };
 }

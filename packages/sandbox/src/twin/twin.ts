@@ -34,6 +34,7 @@ import { RANCHER_NAMESPACE } from './rke2/provisioning-cluster.js';
 import { Rke2Planner } from './rke2/rke2-planner.js';
 import { writeKubeconfigSecret } from './rke2/kubeconfig-secret.js';
 import { DaemonSetController } from './scheduling/daemonset-controller.js';
+import { DisruptionController } from './scheduling/disruption-controller.js';
 import { Scheduler } from './scheduling/scheduler.js';
 import { twinStatus, type TwinStatus } from './twin-status.js';
 import { servingGitVersion } from './components/serving-version.js';
@@ -355,17 +356,20 @@ function startMachinery(boot: Boot, servers: ApiServers, aws: AwsEmulator): Mach
   );
   const scheduler = new Scheduler(kube, clock, events, log);
   const daemonsets = new DaemonSetController(kube, clock, events, log);
+  const disruption = new DisruptionController(kube, clock, events, log);
   const pods = new PodRunner(kube, clock, fleet, launcher, events, log);
   const helm = new HelmController(kube, clock, applier, events, log);
   servers.serveVersion(() => servingGitVersion(fleet.all(), version.kubelet));
   fleet.start();
   scheduler.start();
   daemonsets.start();
+  disruption.start();
   pods.start();
   helm.start();
   boot.cleanups.push(async () => {
     scheduler.stop();
     daemonsets.stop();
+    disruption.stop();
     helm.stop();
     await pods.stop();
     await fleet.stop();

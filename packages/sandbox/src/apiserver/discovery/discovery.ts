@@ -7,9 +7,15 @@ function subresourceKind(
   rt: ResourceType,
   sub: Subresource,
 ): { group: string; version: string; kind: string } {
-  return sub === 'scale'
-    ? { group: 'autoscaling', version: 'v1', kind: 'Scale' }
-    : { group: rt.group, version: rt.version, kind: rt.kind };
+  if (sub === 'scale') return { group: 'autoscaling', version: 'v1', kind: 'Scale' };
+  // pods/eviction takes a policy/v1 Eviction; kubectl drain finds it by this group and version
+  // (kubectl pkg/drain/drain.go CheckEvictionSupport).
+  if (sub === 'eviction') return { group: 'policy', version: 'v1', kind: 'Eviction' };
+  return { group: rt.group, version: rt.version, kind: rt.kind };
+}
+
+function subresourceVerbs(sub: Subresource): string[] {
+  return sub === 'eviction' ? ['create'] : SUBRESOURCE_VERBS;
 }
 
 function aggregatedResource(rt: ResourceType): Record<string, unknown> {
@@ -26,7 +32,7 @@ function aggregatedResource(rt: ResourceType): Record<string, unknown> {
           subresources: rt.subresources.map((sub) => ({
             subresource: sub,
             responseKind: subresourceKind(rt, sub),
-            verbs: SUBRESOURCE_VERBS,
+            verbs: subresourceVerbs(sub),
           })),
         }
       : {}),
@@ -49,9 +55,11 @@ function legacyResources(rt: ResourceType): Record<string, unknown>[] {
       name: `${rt.resource}/${sub}`,
       singularName: '',
       namespaced: rt.namespaced,
-      ...(sub === 'scale' ? { group: 'autoscaling', version: 'v1' } : {}),
+      ...(sub === 'scale' || sub === 'eviction'
+        ? { group: subresourceKind(rt, sub).group, version: subresourceKind(rt, sub).version }
+        : {}),
       kind: subresourceKind(rt, sub).kind,
-      verbs: SUBRESOURCE_VERBS,
+      verbs: subresourceVerbs(sub),
     })),
   ];
 }

@@ -35,7 +35,10 @@ function pathsFor(rt: ResourceType): Record<string, unknown> {
     },
   };
   for (const sub of rt.subresources) {
-    paths[`${collection}/{name}/${sub}`] = { put: operation(rt, 'put'), patch: operation(rt, 'patch') };
+    paths[`${collection}/{name}/${sub}`] =
+      sub === 'eviction'
+        ? { post: operation(rt, 'post') }
+        : { put: operation(rt, 'put'), patch: operation(rt, 'patch') };
   }
   return paths;
 }

@@ -42,6 +42,7 @@ import { isPrettyPrint } from './query-params.js';
 import { handleTokenRequest } from './token-request.js';
 import { sendStatus } from './respond.js';
 import { handleScale } from './scale.js';
+import { handleEviction } from './eviction.js';
 
 export interface ApiHandlerDeps extends Omit<HandlerContext, 'authorize'>, NonResourceContext {
   readonly registry: ResourceRegistry;
@@ -99,7 +100,9 @@ function resolve(deps: ApiHandlerDeps, info: RequestInfo): ResourceType {
   }
   if (info.subresource) {
     if (!rt.subresources.includes(info.subresource as 'status')) throw notFoundResource();
-    if (!SUBRESOURCE_VERBS.has(info.verb)) throw methodNotAllowed();
+    // pods/eviction is create only (pkg/registry/core/pod/storage/eviction.go: a NamedCreater).
+    if (info.subresource === 'eviction' ? info.verb !== 'create' : !SUBRESOURCE_VERBS.has(info.verb))
+      throw methodNotAllowed();
   } else if (!rt.verbs.includes(info.verb as 'get')) {
     throw methodNotAllowed();
   }
@@ -115,6 +118,7 @@ async function dispatch(ctx: HandlerContext, a: ApiRequest): Promise<void> {
     case 'watch':
       return handleWatch(ctx, a);
     case 'create':
+      if (a.info.subresource === 'eviction') return handleEviction(ctx, a);
       return a.info.subresource === 'token' ? handleTokenRequest(ctx, a, ctx.tokens) : handleCreate(ctx, a);
     case 'update':
       return handleUpdate(ctx, a);

@@ -4,11 +4,13 @@ import { badRequest, unsupportedMediaType } from '../status/api-status-error.js'
 /**
  * Decodes the Kubernetes protobuf encoding (`application/vnd.kubernetes.protobuf`) for the few kinds typed
  * clients POST in protobuf: `kubectl auth can-i` (SelfSubjectAccessReview) and `kubectl create
- * namespace|configmap|secret|serviceaccount|role|rolebinding|clusterrole|clusterrolebinding`. Field numbers
+ * namespace|configmap|secret|serviceaccount|role|rolebinding|clusterrole|clusterrolebinding|pdb` and the
+ * Eviction `kubectl drain` posts. Field numbers
  * follow the upstream generated.proto files. Other kinds answer 415, as a server without their schema would.
  */
 
-type Scalar = 'string' | 'bytes' | 'bool' | 'int' | 'time';
+/** `intOrString`: apimachinery util/intstr IntOrString {1: type, 2: intVal, 3: strVal}, as JSON writes it. */
+type Scalar = 'string' | 'bytes' | 'bool' | 'int' | 'time' | 'intOrString';
 
 interface Field {
   readonly name: string;
@@ -90,7 +92,35 @@ const REVIEW_SPEC: Schema = {
   6: f('uid', 'string'),
 };
 
+const LABEL_SELECTOR: Schema = {
+  1: map('matchLabels', 'string'),
+  2: list('matchExpressions', {
+    1: f('key', 'string'),
+    2: f('operator', 'string'),
+    3: list('values', 'string'),
+  }),
+};
+/** k8s.io/api policy/v1 generated.proto PodDisruptionBudgetSpec. */
+const PDB_SPEC: Schema = {
+  1: f('minAvailable', 'intOrString'),
+  2: f('selector', LABEL_SELECTOR),
+  3: f('maxUnavailable', 'intOrString'),
+  4: f('unhealthyPodEvictionPolicy', 'string'),
+};
+/** apimachinery meta/v1 generated.proto DeleteOptions. */
+const DELETE_OPTIONS: Schema = {
+  1: f('gracePeriodSeconds', 'int'),
+  2: f('preconditions', { 1: f('uid', 'string'), 2: f('resourceVersion', 'string') }),
+  3: f('orphanDependents', 'bool'),
+  4: f('propagationPolicy', 'string'),
+  5: list('dryRun', 'string'),
+};
+const EVICTION = withMeta({ 2: f('deleteOptions', DELETE_OPTIONS) });
+
 const SCHEMAS: Readonly<Record<string, Schema>> = {
+  'policy/v1/PodDisruptionBudget': withMeta({ 2: f('spec', PDB_SPEC) }),
+  'policy/v1/Eviction': EVICTION,
+  'policy/v1beta1/Eviction': EVICTION,
   'v1/Namespace': withMeta({ 2: f('spec', { 1: list('finalizers', 'string') }) }),
   'v1/ConfigMap': withMeta({
     2: map('data', 'string'),
@@ -178,6 +208,14 @@ function scalar(raw: RawField, type: Scalar | Schema): unknown {
       return raw.varint !== undefined && raw.varint !== 0n;
     case 'int':
       return Number(BigInt.asIntN(64, raw.varint ?? 0n));
+    case 'intOrString': {
+      const v = decodeMessage(raw.bytes ?? Buffer.alloc(0), {
+        1: f('type', 'int'),
+        2: f('intVal', 'int'),
+        3: f('strVal', 'string'),
+      });
+      return v.type === 1 ? String(v.strVal ?? '') : Number(v.intVal ?? 0);
+    }
     case 'time': {
       const t = decodeMessage(raw.bytes ?? Buffer.alloc(0), { 1: f('seconds', 'int') });
       const seconds = Number(t.seconds ?? 0);
@@ -204,7 +242,9 @@ function decodeMessage(buf: Buffer, schema: Schema): JsonObject {
     } else {
       const value = scalar(raw, field.type);
       // gogo-protobuf writes unset optional fields as zero values; JSON (omitempty) leaves them out.
-      if (value !== undefined && value !== '' && value !== 0) out[field.name] = value;
+      // An IntOrString is set when present, even at 0 (minAvailable: 0).
+      if (value !== undefined && ((value !== '' && value !== 0) || field.type === 'intOrString'))
+        out[field.name] = value;
     }
   }
   return out;

@@ -28,6 +28,7 @@ import {
   daemonSetPrinter,
   deploymentPrinter,
   leasePrinter,
+  podDisruptionBudgetPrinter,
   storageClassPrinter,
 } from '../tables/other-printers.js';
 import {
@@ -37,6 +38,7 @@ import {
   defaultPersistentVolume,
   defaultPersistentVolumeClaim,
   defaultPod,
+  defaultPodDisruptionBudget,
   defaultSecret,
   defaultService,
   defaultStorageClass,
@@ -99,7 +101,7 @@ export function builtinKinds(): ResourceType[] {
       namespaced: true,
       shortNames: ['po'],
       categories: ['all'],
-      subresources: ['status'],
+      subresources: ['status', 'eviction'],
       fieldLabels: fields(
         'spec.nodeName',
         'spec.restartPolicy',
@@ -306,6 +308,21 @@ export function builtinKinds(): ResourceType[] {
       shortNames: ['sc'],
       printer: storageClassPrinter,
       defaulter: defaultStorageClass,
+      patchSchema: genericSchema,
+    }),
+    // PodDisruptionBudget: namespaced, short name pdb, status subresource, generation kept (kubernetes
+    // pkg/registry/policy/poddisruptionbudget/storage/storage.go, strategy.go PrepareForUpdate).
+    defineResource({
+      group: 'policy',
+      version: 'v1',
+      resource: 'poddisruptionbudgets',
+      kind: 'PodDisruptionBudget',
+      namespaced: true,
+      shortNames: ['pdb'],
+      subresources: ['status'],
+      tracksGeneration: true,
+      printer: podDisruptionBudgetPrinter,
+      defaulter: defaultPodDisruptionBudget,
       patchSchema: genericSchema,
     }),
     // CSIDriver: cluster-scoped, no short name (kubernetes/kubernetes pkg/registry/storage/csidriver/storage/storage.go).

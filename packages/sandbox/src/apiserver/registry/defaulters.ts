@@ -113,3 +113,13 @@ export const defaultStorageClass: Defaulter = (sc) => {
   setDefault(sc, 'reclaimPolicy', 'Delete');
   setDefault(sc, 'volumeBindingMode', 'Immediate');
 };
+
+/**
+ * PodDisruptionBudget: the status's counters are plain int32s upstream (k8s.io/api policy/v1 types.go, no
+ * omitempty), so a new budget reads 0 everywhere until the disruption controller writes it.
+ */
+export const defaultPodDisruptionBudget: Defaulter = (pdb) => {
+  const status = child(pdb, 'status');
+  for (const key of ['currentHealthy', 'desiredHealthy', 'disruptionsAllowed', 'expectedPods'])
+    setDefault(status, key, 0);
+};

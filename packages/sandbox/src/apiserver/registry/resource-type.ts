@@ -9,7 +9,8 @@ export interface GroupVersionResource {
 }
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
-export type Subresource = 'status' | 'scale';
+/** `eviction`: pods only, create only (policy/v1 Eviction; pkg/registry/core/pod/storage/eviction.go). */
+export type Subresource = 'status' | 'scale' | 'eviction';
 
 export const ALL_VERBS: readonly Verb[] = [
   'create',

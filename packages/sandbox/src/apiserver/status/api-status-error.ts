@@ -24,7 +24,8 @@ export interface StatusDetails {
 export interface StatusCause {
   readonly reason: string;
   readonly message: string;
-  readonly field: string;
+  /** Omitted when empty, as metav1.StatusCause's omitempty (the eviction's DisruptionBudget cause). */
+  readonly field?: string;
 }
 
 export type StatusReason =

@@ -193,3 +193,30 @@ export const storageClassPrinter: TablePrinter = {
     ];
   },
 };
+
+/** kubernetes pkg/printers/internalversion/printers.go printPodDisruptionBudget ("N/A" for an unset bound). */
+export const podDisruptionBudgetPrinter: TablePrinter = {
+  columns: [
+    NAME_COLUMN,
+    column('Min Available', 'string', { description: 'The minimum number of pods that must be available.' }),
+    column('Max Unavailable', 'string', {
+      description: 'The maximum number of pods that may be unavailable.',
+    }),
+    column('Allowed Disruptions', 'integer', {
+      description: 'Calculated number of pods that may be disrupted at this time.',
+    }),
+    AGE_COLUMN,
+  ],
+  row(pdb, now) {
+    const spec = obj(pdb.spec);
+    const bound = (v: unknown): string =>
+      typeof v === 'number' || typeof v === 'string' ? String(v) : 'N/A';
+    return [
+      pdb.metadata?.name ?? '',
+      bound(spec.minAvailable),
+      bound(spec.maxUnavailable),
+      int(obj(pdb.status).disruptionsAllowed),
+      age(created(pdb), now),
+    ];
+  },
+};

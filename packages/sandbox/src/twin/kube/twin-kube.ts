@@ -2,6 +2,7 @@ import type { Clock } from 'uproot';
 import type { ObjectStore, StoreListener } from '../../apiserver/store/object-store.js';
 import type { StoreEvent } from '../../apiserver/store/event-log.js';
 import { clone, type KubeObject } from './kube-types.js';
+import { evictPod, type EvictionAnswer } from '../../apiserver/policy/evict.js';
 
 /**
  * The twin's in-process view of an API server's store: the same objects, validation and change feed HTTP
@@ -29,6 +30,8 @@ export const R = {
   clusterroles: 'rbac.authorization.k8s.io/v1/clusterroles',
   clusterrolebindings: 'rbac.authorization.k8s.io/v1/clusterrolebindings',
   storageclasses: 'storage.k8s.io/v1/storageclasses',
+  poddisruptionbudgets: 'policy/v1/poddisruptionbudgets',
+  deployments: 'apps/v1/deployments',
   csidrivers: 'storage.k8s.io/v1/csidrivers',
   helmcharts: 'helm.cattle.io/v1/helmcharts',
   provisioningClusters: 'provisioning.cattle.io/v1/clusters',
@@ -168,6 +171,15 @@ export class TwinKube {
       if (isNotFound(error)) return false;
       throw error;
     }
+  }
+
+  /**
+   * POST pods/<name>/eviction in process (apiserver/policy/evict.ts): the PDB check and the delete the HTTP
+   * subresource does. Throws its ApiStatusErrors (404, 429 with the DisruptionBudget cause, 403); a 500 for
+   * overlapping budgets comes back as `multiple-budgets`.
+   */
+  evict(namespace: string, name: string, options: { dryRun?: boolean } = {}): EvictionAnswer {
+    return evictPod(this.store, namespace, name, { now: this.clock.now(), ...options });
   }
 
   /** Subscribes to committed changes of one resource. The listener runs synchronously inside the write. */

@@ -267,7 +267,17 @@ export class RkeUp {
     const before = agent.nodeName;
     if (before) cordon(this.options.kube, before);
     if (before && strategy.drain) {
-      const drained = drainNode(this.options.kube, before, strategy.drainInput, this.options.clock.now());
+      // node_util.go cordonAndDrainNode: drain.RunNodeDrain's error (a refusal, or kubectl's "global timeout
+      // reached" when a PodDisruptionBudget holds an eviction past node_drain_input.timeout) fails the host.
+      const drained = await drainNode(
+        {
+          kube: this.options.kube,
+          clock: this.options.clock,
+          errOut: (line) => say('INFO', line),
+        },
+        before,
+        strategy.drainInput,
+      );
       if (!drained.ok) return `error draining node ${before}: ${drained.error}`;
     }
     say('INFO', `[${plane}] Upgrading ${plane} host [${host}]`);

@@ -369,7 +369,14 @@ export class Rke2Planner {
       // The planner writes the tier's current options on every pass (drain.go drain: a changed option string
       // is a new drain-options annotation), so a fix to them takes effect on the next try.
       const options = this.currentTier(tier.name)?.drain ?? tier.drain;
-      const result = drainNode(downstream, node, options, clock.now());
+      // A drain that runs out of its timeout (a PodDisruptionBudget that never allows the eviction) fails
+      // like any refused drain: its error on the machine, and the controller tries again.
+      const result = await drainNode(
+        { kube: downstream, clock, errOut: (line) => log(`rke2 planner: ${line}`) },
+        node,
+        options,
+      );
+      if (this.stopped) return false;
       if (result.ok) {
         log(
           `rke2 planner: drained ${tier.name} node ${agent.instance.machineName} (evicted: ${result.evicted.join(', ') || 'none'})`,
