@@ -4,7 +4,6 @@ import { ExitCode, UprootError, formatError } from '../errors/index.js';
 import { VERSION } from '../version.js';
 import { givenFlags, hintCommands, type HintCommands } from './hint-command.js';
 import { renderDocument } from './output.js';
-import { clockFromEnvironment } from '../toolkit/followed-clock.js';
 import type { Clock } from '../clock/index.js';
 
 /**
@@ -77,7 +76,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         const cmd = args.at(-1);
         if (cmd instanceof Command) hints = hintCommands(programName, givenFlags(cmd));
         // A rehearsal's twin runs sped up: the command then waits and judges leases on its clock (decision 0034).
-        if (io.clock === undefined && !OWN_CLOCK_COMMANDS.has(invoked ?? '')) {
+        // Loaded only then: `--version` and the commands' start stay free of the toolkit (startup budget).
+        if (io.clock === undefined && io.env.UPROOT_CLOCK_URL && !OWN_CLOCK_COMMANDS.has(invoked ?? '')) {
+          const { clockFromEnvironment } = await import('../toolkit/followed-clock.js');
           followed = await clockFromEnvironment(io.env);
           if (followed) runIo = { ...io, clock: followed };
         }

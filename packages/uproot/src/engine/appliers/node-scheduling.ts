@@ -41,11 +41,13 @@ export function schedulingApplier(deps: ClusterApplierDeps): ChangeApplier<Sched
     undo: async (change, backup, ctx: UndoContext): Promise<UndoOutcome> => {
       const cordon = change.type === 'cordon-nodes';
       // Only the nodes this change flipped go back; a node cordoned before the migration stays cordoned.
-      const own =
-        ctx.record?.nodes ??
-        (backup?.type === 'node-scheduling'
-          ? backup.nodes.filter((n) => n.unschedulable !== cordon).map((n) => n.name)
-          : []);
+      // An uncordon's own nodes are its record (a crash in it is covered by cordonedEarlier below).
+      const own = cordon
+        ? cordonedBy(ctx.record?.nodes, backup)
+        : (ctx.record?.nodes ??
+          (backup?.type === 'node-scheduling'
+            ? backup.nodes.filter((n) => n.unschedulable).map((n) => n.name)
+            : []));
       // Undoing an uncordon returns to the state after the plan's cordon, even when someone else (Rancher's
       // roll) uncordoned the nodes first and this change found nothing to flip.
       const flipped = cordon
@@ -85,8 +87,22 @@ export function cordonedEarlier(journal: Journal, before: StepId, selector: stri
     if (!record || record.state === 'pending' || record.state === 'rolled-back') continue;
     step.changes.forEach((change, index) => {
       if (change.type !== 'cordon-nodes' || change.selector !== selector) return;
-      out.push(...(record.changes.find((c) => c.change === index)?.nodes ?? []));
+      const nodes = record.changes.find((c) => c.change === index)?.nodes;
+      const backup = record.backups.find((b) => b.change === index)?.backup;
+      out.push(...cordonedBy(nodes, backup));
     });
   }
-  return out;
+  return [...new Set(out)];
+}
+
+/**
+ * The nodes a cordon change flipped: those its record names, and those its backup (read before the first
+ * write) shows schedulable. The backup matters after a crash in the middle of the change: the patches before
+ * the crash landed but were not recorded, and the change done again on resume finds those nodes already
+ * cordoned, so its record leaves them out. A node cordoned before the change (a user's own) is in neither.
+ */
+function cordonedBy(recorded: readonly string[] | undefined, backup: Backup | undefined): string[] {
+  const before =
+    backup?.type === 'node-scheduling' ? backup.nodes.filter((n) => !n.unschedulable).map((n) => n.name) : [];
+  return [...new Set([...(recorded ?? []), ...before])];
 }
