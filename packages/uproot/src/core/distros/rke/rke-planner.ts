@@ -255,7 +255,7 @@ function addSwitchToExternal(
   plan.addStep(
     switchToExternalStep({
       description:
-        'RKE updates and uncordons each node; the KCMs stop running the cloud controllers and the CCM pods take over through the migration lease. uproot uncordons the control-plane nodes afterwards (a no-op where RKE already did).',
+        'RKE updates and uncordons each node; the KCMs stop running the cloud controllers and the CCM pods take over through the migration lease. uproot first uncordons the control-plane nodes its cordon step cordoned, so the CCM pods are up before the roll.',
       source: `${SEED_002}, step 5; ${SEED_004}, steps 1-2 (RKE)`,
       changes: editChanges(switched, ...applyCluster),
       selector: CP_SELECTOR,

@@ -269,7 +269,7 @@ describe('RKE2 merging into what the user has', () => {
     });
     expect(plan.ccm).toMatchObject({ installTag: 'v1.26.14', targetTag: 'v1.27.10' });
     const switched = plan.steps.find((s) => s.id === 'switch-to-external')!;
-    const edit = switched.changes[0];
+    const edit = switched.changes.find((c) => c.type === 'edit-cluster-definition');
     expect(edit?.type === 'edit-cluster-definition' && edit.diff).toContain(
       '+    kubernetesVersion: v1.27.16+rke2r1',
     );

@@ -327,7 +327,7 @@ function addSwitchToExternal(
   plan.addStep(
     switchToExternalStep({
       description:
-        'Rancher updates the nodes one by one; as each control-plane node restarts, its KCM stops running the cloud controllers and the CCM pods take the migration lease. uproot then uncordons the control-plane nodes its cordon step cordoned, and only those (a node you had cordoned stays cordoned); leader migration keeps a CCM that starts early safe.',
+        'Rancher updates the nodes one by one; as each control-plane node restarts, its KCM stops running the cloud controllers and the CCM pods take the migration lease. uproot first uncordons the control-plane nodes its cordon step cordoned, and only those (a node you had cordoned stays cordoned), so the CCM pods are up before the roll; leader migration keeps a CCM that starts early safe.',
       source: `${SEED_002}, step 5; ${SEED_004}, step 2`,
       changes: editChanges(switched),
       selector: CP_SELECTOR,

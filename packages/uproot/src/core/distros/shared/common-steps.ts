@@ -86,7 +86,7 @@ export function enableLeaderMigrationStep(parts: StepParts): PlanStep {
 }
 
 /**
- * RKE2 and RKE: the rollout to the external provider, then the cordoned control plane is uncordoned. With an
+ * RKE2 and RKE: the cordoned control plane is uncordoned, then the rollout to the external provider. With an
  * upgrade folded in (seed 002), `versionGate` proves the whole cluster runs the new release.
  */
 export function switchToExternalStep(
@@ -97,7 +97,11 @@ export function switchToExternalStep(
     title: 'Switch the cluster to the external cloud provider',
     description: parts.description,
     source: parts.source,
-    changes: [...parts.changes, uncordonChange(parts.selector)],
+    // The uncordon comes first: with drain disabled Rancher uncordons nothing (rancher/rancher
+    // pkg/capr/planner/drain.go), so a run stopped between the switch and a later uncordon would leave the CCM
+    // pods unschedulable while the roll turns the KCMs' cloud controllers off. Leader migration keeps a CCM that
+    // starts before the roll safe.
+    changes: [uncordonChange(parts.selector), ...parts.changes],
     gates: [
       gates.clusterRolledOut(),
       ...(parts.versionGate ? [parts.versionGate] : []),
