@@ -110,6 +110,34 @@ async function rejection(p: Promise<unknown>): Promise<{ code: number; body: Rec
   throw new Error('expected the call to fail');
 }
 
+/**
+ * Pods web-a and web-b of a Deployment with `replicas`, on the first two workers, and `kubectl create pdb web`;
+ * returns those workers.
+ */
+async function webOnTwoWorkers(
+  h: TwinHarness,
+  options: { readonly replicas: number; readonly minAvailable: number },
+): Promise<[string | undefined, string | undefined]> {
+  const [w1, w2] = workers(h.twin);
+  await deploymentPods(
+    h,
+    [
+      { name: 'web-a', node: w1! },
+      { name: 'web-b', node: w2! },
+    ],
+    options.replicas,
+  );
+  const pdb = await h.kubectl([
+    'create',
+    'pdb',
+    'web',
+    '--selector=app=web',
+    `--min-available=${options.minAvailable}`,
+  ]);
+  expect(pdb.code, pdb.stderr).toBe(0);
+  return [w1, w2];
+}
+
 describe('PodDisruptionBudgets and eviction on the twin', () => {
   let harness: TwinHarness | undefined;
   afterEach(async () => {
@@ -122,17 +150,7 @@ describe('PodDisruptionBudgets and eviction on the twin', () => {
     harness = await startHarness('rke-intree', clock);
     const h = harness;
     await clock.advanceBy(30_000);
-    const [w1, w2] = workers(h.twin);
-    await deploymentPods(
-      h,
-      [
-        { name: 'web-a', node: w1! },
-        { name: 'web-b', node: w2! },
-      ],
-      3,
-    );
-    const pdb = await h.kubectl(['create', 'pdb', 'web', '--selector=app=web', '--min-available=2']);
-    expect(pdb.code, pdb.stderr).toBe(0);
+    const [w1, w2] = await webOnTwoWorkers(h, { replicas: 3, minAvailable: 2 });
     await advanceUntil(clock, () => pdbStatus(h.twin).expectedPods === 2 && podReady(h.twin, 'web-b'), {
       describe: () => JSON.stringify(pdbStatus(h.twin)),
     });
@@ -275,17 +293,7 @@ describe('PodDisruptionBudgets and eviction on the twin', () => {
     harness = await startHarness('rke-intree', clock);
     const h = harness;
     await clock.advanceBy(30_000);
-    const [w1, w2] = workers(h.twin);
-    await deploymentPods(
-      h,
-      [
-        { name: 'web-a', node: w1! },
-        { name: 'web-b', node: w2! },
-      ],
-      2,
-    );
-    const pdb = await h.kubectl(['create', 'pdb', 'web', '--selector=app=web', '--min-available=1']);
-    expect(pdb.code, pdb.stderr).toBe(0);
+    const [w1, w2] = await webOnTwoWorkers(h, { replicas: 2, minAvailable: 1 });
     await advanceUntil(clock, () => pdbStatus(h.twin).disruptionsAllowed === 1);
     const doc = parseDocument(readFileSync(h.twin.files.rkeConfig!, 'utf8'));
     doc.setIn(
