@@ -128,7 +128,7 @@ describe('uproot plan', () => {
       '--out',
       'plan',
     ]);
-    expect(err).toBe('wrote 16 file(s) to plan\n');
+    expect(err).toBe('wrote 22 file(s) to plan\n');
     expect(code).toBe(0);
     const plan = migrationPlanSchema.parse(JSON.parse(readFileSync(join(cwd, 'plan', 'plan.json'), 'utf8')));
     const minors = (plan.kubernetes.upgrades ?? []).map((u) => Number(u.version.split('.')[1]));
@@ -137,8 +137,13 @@ describe('uproot plan', () => {
     const last = parse(
       readFileSync(join(cwd, 'plan', 'steps', steps.at(-1)!, 'rke2-cluster.yaml'), 'utf8'),
     ) as { spec: { kubernetesVersion: string; rkeConfig: unknown } };
-    expect(steps.at(-1)).toMatch(/-upgrade-kubernetes-1\.33$/);
+    // Each hop moves the version, then its own step moves the CCM (decision 0035).
+    expect(steps.slice(-2).map((s) => s.replace(/^\d+-/, ''))).toEqual([
+      'upgrade-kubernetes-1.33',
+      'upgrade-ccm-1.33',
+    ]);
     expect(last.spec.kubernetesVersion).toBe('v1.33.5+rke2r1');
+    expect(JSON.stringify(last.spec.rkeConfig)).toMatch(/tag: v1\.33\.\d+/);
     expect(JSON.stringify(last.spec.rkeConfig)).not.toMatch(/"kube-apiserver-arg":\[[^\]]*cloud-provider/);
     expect(readFileSync(join(cwd, 'plan', 'RUNBOOK.md'), 'utf8')).toContain(
       'Journey: migrate with the upgrade to',

@@ -8,8 +8,8 @@
  * second (`pacedDriver`): the CLI in its own process cannot share the clock object, so the twin's time must
  * move on by itself, but virtual time still never passes while a simulated manager's request is in flight
  * (decision 0006). A machine too busy to keep the pace slows the twin down instead of stretching a lease
- * renewal into a gap, so the gaps the ledger shows are the migration's, not the machine's. With
- * UPROOT_CAMPAIGN_FOLLOW_CLOCK=1 the CLI follows the twin's time through UPROOT_CLOCK_URL (decision 0034).
+ * renewal into a gap, so the gaps the ledger shows are the migration's, not the machine's. The CLI follows the
+ * twin's time through UPROOT_CLOCK_URL (decision 0034; UPROOT_CAMPAIGN_FOLLOW_CLOCK=0: the real clock).
  *
  * Where the kills land (decision 0023). The journey's progress is counted in milestones, the lines the CLI
  * prints on stderr when a gate passes (`  ✓ <gate>`) or a step is verified (`  ✓ <step> verified`); the plan
@@ -162,6 +162,21 @@ export function campaignSeed(env: NodeJS.ProcessEnv = process.env): number {
 export const DEFAULT_CAMPAIGN_SEED = 11;
 
 /**
+ * Simulated seconds per real second (UPROOT_CAMPAIGN_SCALE, default 25). The CLI's followed clock samples the
+ * twin every 20 real ms and a look at the leases takes real milliseconds too, so each real millisecond of lag
+ * is `scale` ms of the cluster's time: at 40x uproot's one-second look came up to 2 s late in twin time and a
+ * handover it released read 20.089 s on the ledger (seed 11); at 25x the worst gaps were 17.2 and 17.8 s
+ * (RKE2, two random seeds, 2026-12-02).
+ */
+export function campaignScale(env: NodeJS.ProcessEnv = process.env): number {
+  const given = env.UPROOT_CAMPAIGN_SCALE;
+  if (given === undefined) return 25;
+  const scale = Number(given);
+  if (!(scale > 0)) throw new Error(`UPROOT_CAMPAIGN_SCALE must be a positive number, got ${given}`);
+  return scale;
+}
+
+/**
  * Drives `clock` from timer to timer, never ahead of `scale` × the real time elapsed and never while tracked
  * I/O is in flight (VirtualClock.advanceTo settles first).
  */
@@ -260,10 +275,9 @@ function cliTarget(
     HOME: dir,
     ...awsEnvironment(twin.aws),
     AWS_EC2_METADATA_DISABLED: 'true',
-    // UPROOT_CAMPAIGN_FOLLOW_CLOCK=1 runs the CLI on the twin's clock, as `uproot sandbox up --time-scale`
-    // tells a person to (decision 0034); the default stays on the real clock until the RKE2 hop's CCM rollout
-    // no longer overlaps Rancher's roll (see crash-campaign.test.ts).
-    ...(process.env.UPROOT_CAMPAIGN_FOLLOW_CLOCK === '1'
+    // The CLI runs on the twin's clock, as `uproot sandbox up --time-scale` tells a person to (decision 0034),
+    // so its looks and gates keep the cluster's pace; UPROOT_CAMPAIGN_FOLLOW_CLOCK=0 leaves it on the real clock.
+    ...(process.env.UPROOT_CAMPAIGN_FOLLOW_CLOCK !== '0'
       ? { [CLOCK_URL_VARIABLE]: `${control.url}${CLOCK_PATH}` }
       : {}),
   };
@@ -548,7 +562,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
   const wallStart = performance.now();
   const log = options.log ?? (() => undefined);
   const cli = cliCommand();
-  const sb = await startCampaignTwin(options.scenario, options.scale ?? 40);
+  const sb = await startCampaignTwin(options.scenario, options.scale ?? campaignScale());
   try {
     const simulatedStart = sb.clock.now();
     const { milestones, plan } = await journeyPlan(cli, sb.cli, options.targetVersion);

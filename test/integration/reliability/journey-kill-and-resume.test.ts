@@ -83,9 +83,28 @@ describe('uproot migrate --target-version on the rke2-intree twin, stopped in a 
     for (const [, image] of images) expect(image).toMatch(/:v1\.28\.15-rke2r1$/);
     for (const flags of state.kcm) expect(flags).toBe('--cloud-provider=external');
     const steps = reference.events.flatMap((e) => (e.type === 'step-verified' ? [e.step] : []));
-    expect(steps.slice(-2)).toEqual(['verify-provider-ids', 'upgrade-kubernetes-1.28']);
+    expect(steps.slice(-3)).toEqual(['verify-provider-ids', 'upgrade-kubernetes-1.28', 'upgrade-ccm-1.28']);
+    // The hop's CCM moved after the roll, to the release of 1.28 (decision 0035).
+    const ccm = reference.twin.downstream.store.get(
+      'apps/v1/daemonsets',
+      'kube-system',
+      'aws-cloud-controller-manager',
+    ) as { spec: { template: { spec: { containers: { image: string }[] } } } };
+    expect(ccm.spec.template.spec.containers[0]!.image).toMatch(/:v1\.28\.\d+$/);
     expect(overlaps(reference.twin)).toEqual({});
   });
+
+  it('aborted in upgrade-ccm-1.28 while the CCM DaemonSet rolls: resumed, same end state', async () => {
+    const sb = await abortedAndResumed(
+      (e) =>
+        e.type === 'gate-started' && e.step === 'upgrade-ccm-1.28' && e.gate.type === 'daemonset-rolled-out',
+    );
+    try {
+      await expectSameEnd(sb);
+    } finally {
+      await sb.close();
+    }
+  }, 180_000);
 
   it('aborted in upgrade-kubernetes-1.28 while Rancher rolls the new version: resumed, same end state', async () => {
     const sb = await abortedAndResumed(

@@ -11,10 +11,12 @@ import { isStepId, STEP_IDS, type StepId } from '../core/index.js';
 import type { ExecutionFlags, RunHost } from '../toolkit/session/run-settings.js';
 import type { TargetFlags } from '../toolkit/targets.js';
 
-/** A step id: one of STEP_IDS, or a journey's upgrade-kubernetes-1.N. */
+/** A step id: one of STEP_IDS, or a journey's upgrade-kubernetes-1.N or (RKE2) upgrade-ccm-1.N. */
 export function stepIdArg(value: string): StepId {
   if (isStepId(value)) return value;
-  throw new InvalidArgumentError(`Allowed choices are ${STEP_IDS.join(', ')}, upgrade-kubernetes-1.N.`);
+  throw new InvalidArgumentError(
+    `Allowed choices are ${STEP_IDS.join(', ')}, upgrade-kubernetes-1.N, upgrade-ccm-1.N.`,
+  );
 }
 
 export interface TargetCliFlags {

@@ -93,7 +93,7 @@ export async function rollback(
     const boundary = upgradeBoundary(journal);
     deps.onSteps?.(steps, journal);
     return {
-      outcome: { type: 'dry-run', steps, journal, ...(boundary ? { stopsBefore: boundary.step.id } : {}) },
+      outcome: { type: 'dry-run', steps, journal, ...(boundary ? { stopsBefore: boundary.upgrade } : {}) },
       exitCode: ExitCode.ok,
     };
   }

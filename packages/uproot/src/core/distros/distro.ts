@@ -10,6 +10,8 @@
  */
 import type { KubernetesVersion } from '../model/kubernetes-version.js';
 import {
+  isCcmUpgradeStepId,
+  hopStepOfCcmUpgrade,
   isUpgradeStepId,
   type Distro,
   type MigrationPlan,
@@ -75,6 +77,13 @@ export interface StepOptions {
 /** The upgrade an upgrade-kubernetes-1.N step makes, or undefined for any other step. */
 export function hopOf(options: StepOptions, stepId: StepId): PlannedUpgrade | undefined {
   return isUpgradeStepId(stepId) ? options.upgrades.find((u) => u.step === stepId) : undefined;
+}
+
+/** The hop an upgrade-ccm-1.N step moves the CCM for (RKE2), or undefined for any other step. */
+export function ccmHopOf(options: StepOptions, stepId: StepId): PlannedUpgrade | undefined {
+  if (!isCcmUpgradeStepId(stepId)) return undefined;
+  const hop = hopStepOfCcmUpgrade(stepId);
+  return options.upgrades.find((u) => u.step === hop);
 }
 
 /**

@@ -148,12 +148,36 @@ describe('RKE2 journey 1.26 → 1.33', () => {
     expect(apiserverArgs(before)).toContain('cloud-provider=external');
   });
 
-  it('re-pins the CCM to every hop\u2019s minor', () => {
-    for (const hop of hops) {
-      const cluster = parse(afterStep(plan, hop.id, 'rke2-cluster.yaml')) as JsonRecord;
+  it('re-pins the CCM to every hop\u2019s minor in a step of its own, after the hop\u2019s roll (decision 0035)', () => {
+    const tagAfter = (id: string): string => {
+      const cluster = parse(afterStep(plan, id, 'rke2-cluster.yaml')) as JsonRecord;
       const manifest = ((cluster.spec as JsonRecord).rkeConfig as JsonRecord).additionalManifest as string;
+      return /tag: (v1\.\d+\.\d+)/.exec(manifest)![1]!;
+    };
+    const ids = plan.steps.map((s) => s.id);
+    let previous = tagAfter('disable-leader-migration');
+    for (const hop of hops) {
       const minor = Number(hop.id.split('.').at(-1));
-      expect(manifest).toMatch(new RegExp(`tag: v1\\.${minor}\\.\\d+`));
+      // The hop moves the version alone: the CCM stays one minor behind, within the skew policy.
+      expect(tagAfter(hop.id)).toBe(previous);
+      expect(Number(previous.split('.')[1])).toBe(minor - 1);
+      const ccm = plan.steps[ids.indexOf(hop.id) + 1]!;
+      expect(ccm.id).toBe(`upgrade-ccm-1.${minor}`);
+      expect(tagAfter(ccm.id)).toMatch(new RegExp(`^v1\\.${minor}\\.\\d+$`));
+      // additionalManifest alone changes, so Rancher restarts no node for it.
+      const edit = ccm.changes.find((c) => c.type === 'edit-cluster-definition');
+      expect(edit?.type === 'edit-cluster-definition' && edit.patch.map((op) => op.path)).toEqual([
+        '/spec/rkeConfig/additionalManifest',
+      ]);
+      expect(ccm.gates.map((g) => g.type)).toEqual([
+        'cluster-rolled-out',
+        'daemonset-rolled-out',
+        'nodes-initialized',
+        'load-balancers-kept',
+        'promise-kept',
+      ]);
+      expect(ccm.undo.changes).toEqual([]);
+      previous = tagAfter(ccm.id);
     }
   });
 

@@ -36,7 +36,19 @@ export const upgradeStepIdSchema = z.templateLiteral([
   z.number().int(),
 ]);
 export type UpgradeStepId = z.infer<typeof upgradeStepIdSchema>;
-export const stepIdSchema = z.union([z.enum(STEP_IDS), upgradeStepIdSchema]);
+/**
+ * RKE2 only: the CCM's move to a hop's minor, a step of its own after the hop's roll (`upgrade-ccm-1.28`).
+ * Rancher delivers a chart change in the same Cluster edit at the first server while it restarts the others,
+ * so the CCM DaemonSet's rollout and the node roll would take two candidates at once (decision 0035).
+ */
+export const ccmUpgradeStepIdSchema = z.templateLiteral([
+  'upgrade-ccm-',
+  z.number().int(),
+  '.',
+  z.number().int(),
+]);
+export type CcmUpgradeStepId = z.infer<typeof ccmUpgradeStepIdSchema>;
+export const stepIdSchema = z.union([z.enum(STEP_IDS), upgradeStepIdSchema, ccmUpgradeStepIdSchema]);
 export type StepId = z.infer<typeof stepIdSchema>;
 
 export function upgradeStepId(version: { readonly major: number; readonly minor: number }): UpgradeStepId {
@@ -45,6 +57,22 @@ export function upgradeStepId(version: { readonly major: number; readonly minor:
 
 export function isUpgradeStepId(id: string): id is UpgradeStepId {
   return upgradeStepIdSchema.safeParse(id).success;
+}
+
+export function ccmUpgradeStepId(version: {
+  readonly major: number;
+  readonly minor: number;
+}): CcmUpgradeStepId {
+  return `upgrade-ccm-${version.major}.${version.minor}`;
+}
+
+export function isCcmUpgradeStepId(id: string): id is CcmUpgradeStepId {
+  return ccmUpgradeStepIdSchema.safeParse(id).success;
+}
+
+/** The Kubernetes hop whose CCM move an upgrade-ccm-1.N step is. */
+export function hopStepOfCcmUpgrade(id: CcmUpgradeStepId): UpgradeStepId {
+  return `upgrade-kubernetes-${id.slice('upgrade-ccm-'.length)}` as UpgradeStepId;
 }
 
 /** A step id as given on the command line (`--until`, `--manual-done`), checked. */

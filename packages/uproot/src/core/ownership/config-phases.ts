@@ -15,7 +15,13 @@ import {
   type LeaderMigrationConfiguration,
   type ManagerComponent,
 } from '../leader-migration/index.js';
-import { isUpgradeStepId, type GateType, type MigrationPlan, type StepId } from '../model/plan-types.js';
+import {
+  isCcmUpgradeStepId,
+  isUpgradeStepId,
+  type GateType,
+  type MigrationPlan,
+  type StepId,
+} from '../model/plan-types.js';
 import type { ManagerProfile } from './lease-timeline.js';
 import type { MigrationHistory, StepHistory } from './migration-history.js';
 
@@ -263,7 +269,7 @@ function kcmSpecs(plan: MigrationPlan, configsFor: (v: KubernetesVersion) => Pla
 }
 
 const CCM_MOVES: ReadonlySet<StepId> = new Set(['upgrade-kubernetes', 'roll-control-plane']);
-const ccmMoves = (id: StepId): boolean => CCM_MOVES.has(id) || isUpgradeStepId(id);
+const ccmMoves = (id: StepId): boolean => CCM_MOVES.has(id) || isUpgradeStepId(id) || isCcmUpgradeStepId(id);
 
 function ccmSpecs(plan: MigrationPlan, configsFor: (v: KubernetesVersion) => PlannedConfig[]): PhaseSpec[] {
   const install = parsedVersion(plan.ccm.installTag);

@@ -25,6 +25,11 @@ export type ControllerRow =
       readonly maxGapSeconds: number;
       /** The promise's bound for it, when the figures come from the leases (promise-figures.ts). */
       readonly boundSeconds?: number;
+      /**
+       * The longest handover no uproot process watched (it was not running): an upper bound, not judged
+       * (promise-figures.ts unobservedGaps). Absent when every handover was watched.
+       */
+      readonly unobservedGapSeconds?: number;
     })
   | (RowBase & { readonly state: 'not-yet-running' | 'not-configured' });
 
@@ -65,7 +70,7 @@ export function orderRows<R extends ControllerRow>(rows: readonly R[]): R[] {
 export function controllerRowText(row: ControllerRow): string {
   switch (row.state) {
     case 'running':
-      return `overlap ${row.overlapSeconds} s, largest gap ${row.maxGapSeconds} s`;
+      return `overlap ${row.overlapSeconds} s, largest gap ${row.maxGapSeconds} s${row.unobservedGapSeconds !== undefined ? ` (and a handover uproot did not watch, at most ${row.unobservedGapSeconds} s)` : ''}`;
     case 'not-configured':
       return NOT_CONFIGURED_TEXT;
     case 'not-yet-running':
@@ -77,7 +82,7 @@ export function controllerRowText(row: ControllerRow): string {
 export type ControllerRowsJson = Record<
   string,
   { readonly state: ControllerRow['state']; readonly migrated: boolean } & Partial<
-    Readonly<Record<'overlapSeconds' | 'maxGapSeconds', number>>
+    Readonly<Record<'overlapSeconds' | 'maxGapSeconds' | 'boundSeconds' | 'unobservedGapSeconds', number>>
   >
 >;
 

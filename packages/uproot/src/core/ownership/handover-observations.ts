@@ -8,6 +8,7 @@
  * way round (profiled-inference.ts `observationsFromRecords`: a holder lives until another is seen).
  */
 import type { LeaseObservation } from '../../election/model/index.js';
+import type { TimeSpan } from './intervals.js';
 import { LEASE_NAMESPACE, lastRenewalOf, type LeaseRecord } from './lease-record.js';
 
 const time = (text: string | undefined): number => (text === undefined ? NaN : Date.parse(text));
@@ -67,4 +68,38 @@ export function handoverObservations(
   }
   // Stable: an end and the next start at the same instant stay in that order.
   return out.sort((a, b) => a.time - b.time);
+}
+
+/** A RetryPeriod (upstream default 2 s): a live holder renews at least this often. */
+const RETRY_PERIOD_MS = 2 * HALF_RETRY_PERIOD_MS;
+
+/**
+ * The handovers uproot did not watch, per lease, as spans from the old holder's last renewal to the new
+ * holder's acquisition. uproot's last look at the old holding still saw it renewing (within a RetryPeriod of
+ * its last renewal), and its next look at the lease came more than two RetryPeriods later, when another held
+ * it: no uproot process was looking (a kill, the time between two runs). The holder may have renewed all
+ * through that span, so `acquisition - last renewal` only bounds the gap from above: it is reported, not
+ * judged. A handover uproot watched saw the lease go stale, or the next holder soon after the last renewal.
+ */
+export function unobservedHandovers(timeline: readonly LeaseRecord[]): TimeSpan[] {
+  const byLease = new Map<string, LeaseRecord[]>();
+  for (const r of timeline) {
+    if (r.namespace !== LEASE_NAMESPACE || Number.isNaN(Date.parse(r.observedAt))) continue;
+    byLease.set(r.name, [...(byLease.get(r.name) ?? []), r]);
+  }
+  const out: TimeSpan[] = [];
+  for (const records of byLease.values()) {
+    const sorted = [...records].sort((a, b) => Date.parse(a.observedAt) - Date.parse(b.observedAt));
+    sorted.forEach((r, i) => {
+      const next = sorted[i + 1];
+      const lastRenewal = time(lastRenewalOf(r));
+      const lastSeen = time(r.lastSeenAt);
+      if (!next || r.holder === '' || Number.isNaN(lastRenewal) || Number.isNaN(lastSeen)) return;
+      const stillRenewing = lastSeen - lastRenewal < RETRY_PERIOD_MS;
+      const unwatched = Date.parse(next.observedAt) - lastSeen > 2 * RETRY_PERIOD_MS;
+      if (stillRenewing && unwatched)
+        out.push({ from: lastRenewal, to: or(time(next.acquireTime), Date.parse(next.observedAt)) });
+    });
+  }
+  return out.sort((a, b) => a.from - b.from);
 }

@@ -30,6 +30,13 @@ export const leaseRecordSchema = z.object({
    */
   lastRenewTime: z.string().optional(),
   /**
+   * The newest look that saw this holding (RFC 3339, uproot's clock). Beside `lastRenewTime` it tells a
+   * handover uproot watched (it saw the lease go stale) from one it did not (its last look still saw the holder
+   * renewing, and the next look came only once another held the lease: a kill, a gap between runs). Absent in
+   * journals from before it was kept; every handover is then read as watched.
+   */
+  lastSeenAt: z.string().optional(),
+  /**
    * The step whose gate looked. It orders looks made at the same instant (virtual time runs a step's
    * requests in no time at all), which `observedAt` alone cannot; absent in journals from before it was kept.
    */
@@ -78,11 +85,15 @@ export function appendLeaseLooks(
     const last = lastRenewalOf(known);
     const later = renewed !== undefined && (!last || Date.parse(renewed) > Date.parse(last));
     const earlier = at < Date.parse(known.observedAt);
-    if (!later && !earlier) continue;
+    // A compacted look carries its own newest sighting.
+    const seen = look.lastSeenAt ?? look.observedAt;
+    const seenLater = Date.parse(seen) > Date.parse(known.lastSeenAt ?? known.observedAt);
+    if (!later && !earlier && !seenLater) continue;
     out[index] = {
       ...known,
       ...(later ? { lastRenewTime: renewed } : {}),
       ...(earlier ? { observedAt: look.observedAt } : {}),
+      ...(seenLater ? { lastSeenAt: seen } : {}),
     };
     changed = true;
   }

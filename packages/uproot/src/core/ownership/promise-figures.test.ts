@@ -191,3 +191,50 @@ describe('the RKE switch, read from the looks the journal kept', () => {
     expect(nodeipam(withLooks(41.6, []))).toBeCloseTo(37.6, 1);
   });
 });
+
+/**
+ * The crash campaign's false breach (RKE2, seed 11, on the twin's clock): uproot was killed while the KCM
+ * leader still renewed; the next run first looked 58 s later, once another KCM held the lease. The twin's
+ * ledger shows a 17 s handover; the journal can only bound it by 58 s.
+ */
+describe('a handover no uproot process watched', () => {
+  const seen = (r: LeaseRecord, lastSeen: number): LeaseRecord => ({ ...r, lastSeenAt: at(lastSeen) });
+
+  it('is reported with its upper bound and not judged: the holder may have renewed all through it', () => {
+    const timeline = [seen(held(KCM, 'cp3_a', 0, 100), 100.5), seen(held(KCM, 'cp2_b', 158.7, 200), 200)];
+    const figures = promiseFigures(timeline, { now: T0 + 200_000 })!;
+    const nodeipam = figure(figures, 'nodeipam')!;
+    expect(nodeipam.maxGapSeconds).toBe(0);
+    expect(nodeipam.unobservedGaps.map((g) => (g.to - g.from) / 1000)).toEqual([57.7]);
+    expect(promiseBreaches(figures)).toEqual([]);
+  });
+
+  it('is judged when a look saw the lease go stale before the next holder', () => {
+    // The same handover watched: looks went on seeing the last renewal at 100 s until 140 s.
+    const timeline = [seen(held(KCM, 'cp3_a', 0, 100), 140), seen(held(KCM, 'cp2_b', 158.7, 200), 200)];
+    const figures = promiseFigures(timeline, { now: T0 + 200_000 })!;
+    expect(figure(figures, 'nodeipam')).toMatchObject({ maxGapSeconds: 57.7, unobservedGaps: [] });
+    expect(promiseBreaches(figures).map((b) => b.controller)).toContain('nodeipam');
+  });
+
+  it('is judged when the next holder was seen within two RetryPeriods of the last look', () => {
+    const timeline = [seen(held(KCM, 'cp3_a', 0, 100), 100.5), seen(held(KCM, 'cp2_b', 103, 200), 200)];
+    const nodeipam = figure(promiseFigures(timeline, { now: T0 + 200_000 }), 'nodeipam')!;
+    expect(nodeipam).toMatchObject({ maxGapSeconds: 2, unobservedGaps: [] });
+  });
+
+  it('keeps the newest look in the journal: lastSeenAt moves with every look at the same holding', () => {
+    const first = held(KCM, 'cp3_a', 0, 10);
+    const look = { ...first, observedAt: at(30), renewTime: at(10) };
+    const { timeline, changed } = appendLeaseLooks([first], [look]);
+    expect(changed).toBe(true);
+    expect(timeline[0]).toMatchObject({ lastRenewTime: at(10), lastSeenAt: at(30) });
+    // An older look never moves it back; a compacted look brings its own.
+    expect(appendLeaseLooks(timeline, [{ ...look, observedAt: at(20) }]).timeline[0]?.lastSeenAt).toBe(
+      at(30),
+    );
+    expect(appendLeaseLooks(timeline, [{ ...look, lastSeenAt: at(45) }]).timeline[0]?.lastSeenAt).toBe(
+      at(45),
+    );
+  });
+});

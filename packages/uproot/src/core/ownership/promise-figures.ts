@@ -13,7 +13,7 @@ import type { ControllerOwnershipReport } from './ownership-report.js';
 import { isMigratedController, orderRows, type ControllerRow } from './controller-rows.js';
 import { inferProfiledOwnership, type OwnershipEvidence } from './profiled-inference.js';
 import { componentBounds, controllerBound, type PromiseBound } from './promise-bound.js';
-import { HALF_RETRY_PERIOD_MS } from './handover-observations.js';
+import { HALF_RETRY_PERIOD_MS, unobservedHandovers } from './handover-observations.js';
 
 export interface ControllerPromise {
   /** The logical controller (`service`, whatever a manager calls it). */
@@ -29,6 +29,11 @@ export interface ControllerPromise {
   readonly maxGapSeconds: number;
   /** Each handover judged: from the last renewal of one owner to the acquisition of the next. */
   readonly gaps: readonly TimeSpan[];
+  /**
+   * Handovers no uproot process watched (handover-observations.ts unobservedHandovers): their figure only
+   * bounds the gap from above, so they are reported beside the judged ones and stop nothing.
+   */
+  readonly unobservedGaps: readonly TimeSpan[];
   /** The managers that ran it, whose flags give its bound. */
   readonly components: readonly ManagerComponent[];
   readonly bound: PromiseBound;
@@ -92,20 +97,36 @@ export function promiseFigures(
   // The handover view's window starts at the earliest acquisition, before the first look.
   const judged = window ?? handoverView.report.window;
   const bounds = componentBounds(evidence.pods);
+  const unwatched = unobservedHandovers(timeline);
   const controllers = Object.entries(handoverView.report.controllers).map(([controller, handover]) =>
-    controllerPromise(controller, handover, overlapView.report.controllers[controller], judged, bounds),
+    controllerPromise(
+      controller,
+      { handover, overlap: overlapView.report.controllers[controller], unwatched },
+      judged,
+      bounds,
+    ),
   );
   return { window: judged, controllers };
 }
 
+/** A gap whose start (the old owner's end) falls in a handover nobody watched. */
+const startsUnwatched = (gap: TimeSpan, unwatched: readonly TimeSpan[]): boolean =>
+  unwatched.some((u) => u.from <= gap.from && gap.from <= u.to);
+
 function controllerPromise(
   controller: string,
-  handover: ControllerOwnershipReport,
-  overlap: ControllerOwnershipReport | undefined,
+  views: {
+    readonly handover: ControllerOwnershipReport;
+    readonly overlap: ControllerOwnershipReport | undefined;
+    readonly unwatched: readonly TimeSpan[];
+  },
   window: TimeSpan,
   bounds: ReturnType<typeof componentBounds>,
 ): ControllerPromise {
-  const gaps = handoverGaps(handover.intervals).filter((g) => intersects(g, window));
+  const { handover, overlap, unwatched } = views;
+  const all = handoverGaps(handover.intervals).filter((g) => intersects(g, window));
+  const gaps = all.filter((g) => !startsUnwatched(g, unwatched));
+  const unobservedGaps = all.filter((g) => startsUnwatched(g, unwatched));
   const overlaps = (overlap?.overlaps ?? [])
     .filter((o) => intersects(o, window))
     .map((o) => ({ ...o, from: Math.max(o.from, window.from), to: Math.min(o.to, window.to) }));
@@ -118,6 +139,7 @@ function controllerPromise(
     overlaps,
     maxGapSeconds: seconds(Math.max(0, ...gaps.map((g) => g.to - g.from))),
     gaps,
+    unobservedGaps,
     components,
     bound: controllerBound(components, bounds),
   };
@@ -182,6 +204,9 @@ export function promiseRows(
         overlapSeconds: c.overlapSeconds,
         maxGapSeconds: c.maxGapSeconds,
         boundSeconds: c.bound.seconds,
+        ...(c.unobservedGaps.length > 0
+          ? { unobservedGapSeconds: seconds(Math.max(...c.unobservedGaps.map((g) => g.to - g.from))) }
+          : {}),
       };
     }),
   );

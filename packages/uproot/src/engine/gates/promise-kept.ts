@@ -9,6 +9,7 @@ import {
   promiseFigures,
   type LeaseRecord,
   type MigrationHistory,
+  type ControllerPromise,
   type OwnershipEvidence,
   type PromiseBreach,
 } from '../../core/ownership/index.js';
@@ -59,8 +60,16 @@ export function evaluatePromiseKept(input: PromiseGateInput): GateVerdict {
   if (ran.length === 0) return pass(`nothing to judge${where}: no controller held a lease in the window yet`);
   const widest = Math.max(0, ...ran.map((c) => c.maxGapSeconds));
   return pass(
-    `promise kept${where}: no overlap; largest gap ${widest} s (bound ${Math.max(...ran.map((c) => c.bound.seconds))} s) over ${ran.length} controller(s)${accepted > 0 ? `; ${accepted} earlier breach(es) accepted` : ''}`,
+    `promise kept${where}: no overlap; largest gap ${widest} s (bound ${Math.max(...ran.map((c) => c.bound.seconds))} s) over ${ran.length} controller(s)${accepted > 0 ? `; ${accepted} earlier breach(es) accepted` : ''}${unwatchedNote(ran)}`,
   );
+}
+
+/** Handovers no uproot process watched are said, never passed over in silence: they were not judged. */
+function unwatchedNote(ran: readonly ControllerPromise[]): string {
+  const unwatched = ran.filter((c) => c.unobservedGaps.length > 0);
+  if (unwatched.length === 0) return '';
+  const longest = Math.max(...unwatched.flatMap((c) => c.unobservedGaps.map((g) => g.to - g.from)));
+  return `; not judged: handovers of ${unwatched.map((c) => c.controller).join(', ')} while no uproot process was looking (at most ${Math.round(longest) / 1000} s by the leases)`;
 }
 
 /** One breach in words: the controller, the figure, the bound and when. */

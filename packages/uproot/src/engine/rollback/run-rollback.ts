@@ -136,10 +136,10 @@ export async function runRollback(
     actions.notify?.({ type: 'step-rolled-back', step: step.id });
     undone.push(step.id);
   }
-  journal = await actions.saveJournal(completeRollback(journal, clock.now(), boundary?.step.id));
+  journal = await actions.saveJournal(completeRollback(journal, clock.now(), boundary?.upgrade));
   if (boundary) {
     const error = new RollbackAcrossUpgradeError(boundary, undone);
-    return { type: 'stopped-at-upgrade', journal, steps: undone, step: boundary.step.id, error };
+    return { type: 'stopped-at-upgrade', journal, steps: undone, step: boundary.upgrade, error };
   }
   return { type: 'rolled-back', journal, steps: undone };
 }

@@ -86,6 +86,33 @@ describe('the upgrade boundary of a rollback', () => {
     expect(upgradeBoundary(applied(journey, 3, true))?.step.id).toBe('upgrade-kubernetes-1.28');
   });
 
+  it('takes in an RKE2 hop\u2019s CCM move: a rollback leaves it with its hop and names the hop', async () => {
+    const rke2: MigrationPlan = {
+      ...journey,
+      steps: [
+        ...journey.steps.slice(0, 3),
+        step('upgrade-ccm-1.28', [configMapPatch('ccm', 'tag', 'v1.28.5')]),
+        step('disable-leader-migration', [configMapPatch('ccm', 'lm', 'off')]),
+      ],
+    };
+    expect(upgradeBoundary(applied(rke2, 3))).toMatchObject({
+      step: { id: 'upgrade-kubernetes-1.28' },
+      upgrade: 'upgrade-kubernetes-1.28',
+    });
+    expect(upgradeBoundary(applied(rke2, 4, true))).toMatchObject({
+      step: { id: 'upgrade-ccm-1.28' },
+      upgrade: 'upgrade-kubernetes-1.28',
+      version: 'v1.28.15',
+    });
+    expect(stepsToUndo(applied(rke2, 5)).map((s) => s.id)).toEqual(['disable-leader-migration']);
+    expect(stepsToUndo(applied(rke2, 4))).toEqual([]);
+    const { actions, log } = recorder();
+    const error = await runRollback(applied(rke2, 4), actions).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'UP-ROLLBACK-ACROSS-UPGRADE', step: 'upgrade-kubernetes-1.28' });
+    expect(UprootError.is(error) && error.message).toContain('cannot roll back past upgrade-kubernetes-1.28');
+    expect(log).toEqual([]);
+  });
+
   it('limits the steps to undo to those after it', () => {
     expect(stepsToUndo(applied(journey, 4)).map((s) => s.id)).toEqual(['disable-leader-migration']);
     expect(stepsToUndo(applied(journey, 3))).toEqual([]);

@@ -3,7 +3,7 @@
  * Rancher provisioning Cluster, merged into what the user has, with its gates and undo.
  */
 import { minorString, parseKubernetesVersion } from '../../model/kubernetes-version.js';
-import type { MigrationPlan } from '../../model/plan-types.js';
+import { ccmUpgradeStepId, type MigrationPlan } from '../../model/plan-types.js';
 import type { PlannedUpgrade, PlanOptions, StepOptions } from '../distro.js';
 import { CONTROL_PLANE_LABEL, helmChartYaml, renderHelmChart, valuesYaml } from '../../ccm/index.js';
 import {
@@ -24,6 +24,7 @@ import {
   APISERVER_FLAG_REASON,
   JOURNEY_SOURCE,
   apiserverDropsCloudFlags,
+  ccmUpgradeStep,
   journeyHops,
   upgradeStep,
 } from '../shared/journey-steps.js';
@@ -86,19 +87,24 @@ function reliesOnSupervisorNaming(cluster: JsonRecord): boolean {
 const CLOUD_CONTROLLER_REASON =
   'from RKE2 1.36 cloud-provider-name no longer turns RKE2\u2019s own cloud controller off, rancher/rke2#10351; RKE2\u2019s docs recommend it whenever a provider CCM runs, rancher/rke2-docs#616; it changes nothing on earlier releases';
 
-/** One hop: the Cluster moves to the hop's release and CCM; Rancher rolls it; the whole cluster must run it. */
+/**
+ * One hop, in two steps. The Cluster moves to the hop's release and Rancher rolls it; the whole cluster must run
+ * it. Then the CCM moves to the release of that minor in a change of additionalManifest alone, which Rancher
+ * delivers without restarting a node (addons.yaml is Dynamic: rancher/rancher pkg/capr/planner/config.go
+ * restartStamp leaves it out), so the DaemonSet's rollout is the only thing taking a CCM away (decision 0035).
+ */
 function addRke2Hop(plan: PlanAssembly, definition: DefinitionEditor, hop: PlannedUpgrade): void {
   const version = parseKubernetesVersion(hop.version);
   const dropsFlags = apiserverDropsCloudFlags(version) && hasApiserverCloudFlags(definition.current.object);
   const edit = definition.edit(
     hop.step,
-    `Set spec.kubernetesVersion ${hop.version} and the CCM image tag ${hop.ccmTag}${dropsFlags ? '; remove cloud-provider and cloud-config from every kube-apiserver-arg' : ''}.`,
+    `Set spec.kubernetesVersion ${hop.version}${dropsFlags ? '; remove cloud-provider and cloud-config from every kube-apiserver-arg' : ''}.`,
     'None: Kubernetes does not downgrade.',
   );
   plan.addStep(
     upgradeStep({
       version,
-      description: `Rancher rolls the control-plane nodes one at a time, then the workers, to ${hop.version}; the CCM moves to ${ccmImage(hop.ccmTag)} (the release of that minor, never newer than the API server). disable-cloud-controller stays true (${CLOUD_CONTROLLER_REASON}).${dropsFlags ? ` The cloud-provider/cloud-config kube-apiserver-arg goes in the same change: ${APISERVER_FLAG_REASON}.` : ''} The next hop starts only when every kubelet, the API server and the control-plane pods run ${hop.version}.`,
+      description: `Rancher rolls the control-plane nodes one at a time, then the workers, to ${hop.version}. The CCM keeps its release (one minor older than the API server is within the skew policy) and moves in the next step, once the roll is done. disable-cloud-controller stays true (${CLOUD_CONTROLLER_REASON}).${dropsFlags ? ` The cloud-provider/cloud-config kube-apiserver-arg goes in the same change: ${APISERVER_FLAG_REASON}.` : ''} The next step starts only when every kubelet, the API server and the control-plane pods run ${hop.version}.`,
       source: `${JOURNEY_SOURCE}; ${SEED_002}, "If upgrading the Kubernetes version, set the Kubernetes version as well"`,
       changes: editChanges(edit),
       gates: [
@@ -108,6 +114,41 @@ function addRke2Hop(plan: PlanAssembly, definition: DefinitionEditor, hop: Plann
         gates.nodesInitialized(),
         gates.loadBalancersKept(),
       ],
+    }),
+  );
+  addRke2CcmHop(plan, definition, hop, version);
+}
+
+/** Why a rollback leaves a hop's CCM move in place (engine/rollback/upgrade-boundary.ts). */
+const CCM_HOP_UNDO =
+  'None: the CCM moved to the release of the minor the cluster now runs, and a rollback stops before the hop that moved the cluster there (Kubernetes does not downgrade); putting the CCM a minor behind again would bring the cluster no nearer its state before the upgrade.';
+
+/** The hop's CCM move: the HelmChart's image tag alone, after the roll (see addRke2Hop). */
+function addRke2CcmHop(
+  plan: PlanAssembly,
+  definition: DefinitionEditor,
+  hop: PlannedUpgrade,
+  version: ReturnType<typeof parseKubernetesVersion>,
+): void {
+  const edit = definition.edit(
+    ccmUpgradeStepId(version),
+    `Set the CCM image tag ${hop.ccmTag} in the HelmChart values.`,
+    'None: the CCM move belongs to its hop, which a rollback does not cross.',
+  );
+  plan.addStep(
+    ccmUpgradeStep({
+      version,
+      ccmImage: ccmImage(hop.ccmTag),
+      description: `The CCM moves to ${ccmImage(hop.ccmTag)}, the release of ${minorString(version)} (never newer than the API server, which now runs it). Only additionalManifest changes, so Rancher restarts no node; the CCM DaemonSet replaces one pod at a time (the chart sets no rollingUpdate, so the API server's maxUnavailable 1 applies) and a new leader takes the lease within LeaseDuration + RetryPeriod of the old one's last renewal.`,
+      source: `${JOURNEY_SOURCE}; Kubernetes version-skew policy (cloud-controller-manager no newer than kube-apiserver)`,
+      changes: editChanges(edit),
+      gates: [
+        gates.clusterRolledOut(),
+        gates.ccmRolledOut(),
+        gates.nodesInitialized(),
+        gates.loadBalancersKept(),
+      ],
+      undo: { description: CCM_HOP_UNDO, changes: [] },
     }),
   );
 }

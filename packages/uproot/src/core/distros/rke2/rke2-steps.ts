@@ -10,7 +10,7 @@
 import { InputError } from '../../../errors/index.js';
 import { parseKubernetesVersion } from '../../model/kubernetes-version.js';
 import type { StepId } from '../../model/plan-types.js';
-import { hopOf, type PlannedUpgrade, type StepOptions } from '../distro.js';
+import { ccmHopOf, hopOf, type PlannedUpgrade, type StepOptions } from '../distro.js';
 import { CCM_CHART } from '../../ccm/index.js';
 import {
   CCM_CLOUD_CONFIG,
@@ -61,6 +61,11 @@ export function rke2ApplyStep(stepId: StepId, current: unknown, options: StepOpt
   const hop = hopOf(options, stepId);
   if (hop) {
     upgradeTo(cluster, hop);
+    return cluster;
+  }
+  const ccmHop = ccmHopOf(options, stepId);
+  if (ccmHop) {
+    editCcmChart(cluster, (values) => withImageTag(values, ccmHop.ccmTag), false);
     return cluster;
   }
   switch (stepId) {
@@ -233,12 +238,15 @@ function switchToExternal(cluster: JsonRecord, options: StepOptions): void {
 }
 
 /**
- * A hop of the journey: the release, the CCM of its minor, and what that minor needs. Rancher rolls it like
- * any other change of the Cluster: control plane node by node, then the workers.
+ * A hop of the journey: the release and what that minor needs. Rancher rolls it like any other change of the
+ * Cluster: control plane node by node, then the workers. The CCM keeps its minor here (one older than the API
+ * server is within the skew policy) and moves in the hop's upgrade-ccm step once the roll is done: in one
+ * edit, Rancher delivers the chart change with the first server's new plan (the addons.yaml of
+ * rancher/rancher pkg/capr/planner/manifests.go) while it goes on restarting the other servers, so the
+ * DaemonSet's rollout could take the leader's pod while the next candidate's node restarts.
  */
 function upgradeTo(cluster: JsonRecord, hop: PlannedUpgrade): void {
   ensureRecord(cluster, ['spec']).kubernetesVersion = hop.version;
-  editCcmChart(cluster, (values) => withImageTag(values, hop.ccmTag), false);
   if (apiserverDropsCloudFlags(parseKubernetesVersion(hop.version)))
     removeArgs(cluster, APISERVER_ARG, APISERVER_CLOUD_FLAGS);
   ensureCloudControllerDisabled(cluster);

@@ -7,6 +7,7 @@
  */
 import { atLeast, type KubernetesVersion } from '../../model/kubernetes-version.js';
 import {
+  ccmUpgradeStepId,
   isUpgradeStepId,
   upgradeStepId,
   type Change,
@@ -47,6 +48,30 @@ export function upgradeStep(parts: HopParts): PlanStep {
     changes: parts.changes,
     gates: parts.gates,
     undo: { description: NO_DOWNGRADE, changes: [] },
+    optional: false,
+  };
+}
+
+/** What an upgrade-ccm-1.N step carries: the CCM's move to the minor its hop just rolled out (RKE2). */
+export interface CcmHopParts {
+  readonly version: KubernetesVersion;
+  readonly ccmImage: string;
+  readonly description: string;
+  readonly source: string;
+  readonly changes: Change[];
+  readonly gates: Gate[];
+  readonly undo: PlanStep['undo'];
+}
+
+export function ccmUpgradeStep(parts: CcmHopParts): PlanStep {
+  return {
+    id: ccmUpgradeStepId(parts.version),
+    title: `Move the CCM to ${parts.ccmImage}`,
+    description: parts.description,
+    source: parts.source,
+    changes: parts.changes,
+    gates: parts.gates,
+    undo: parts.undo,
     optional: false,
   };
 }
