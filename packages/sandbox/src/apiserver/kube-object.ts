@@ -137,7 +137,7 @@ export function shareUnchanged(next: unknown, prev: unknown): boolean {
  * by key, tried too) got a hidden class of its own, with no transition back to the shared tree: every
  * Event's `source`, every node's status, every pod's metadata, 8 KiB of maps and descriptor arrays per
  * node at 3,000 nodes (issue 29). JSON.parse's objects keep sharing theirs (V8 takes them from its cache
- * of object-literal maps by property count), and the copy is no slower.
+ * of object-literal maps by property count), and the copy is about as fast.
  */
 export function thaw<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
