@@ -45,8 +45,8 @@
  * 2 maps for 11,004 Events' `source` at 1,000 nodes, one per object at 2,000; heap snapshot at 3,000: 38
  * maps and descriptor arrays per node, 8 KiB); the store's copies (thaw) go through JSON text now, whose
  * objects share theirs (2,000 nodes: heap 100 -> 82 MiB). Figures, same machine under the lead's load
- * (load average 2-4.5, so times are noisy): 5,000 nodes rssMiB 537-547 (rssAtGcMiB 743, peakRssMiB 760),
- * heap growth 170 MiB; 1,000 nodes rssMiB 353, heap 50 MiB; RSS slope 46-48 KiB per node (goal 40), heap
+ * (load average 2-4.5, so times are noisy): 5,000 nodes rssMiB 537-551 (rssAtGcMiB 743-746, peakRssMiB 759-779),
+ * heap growth 170 MiB; 1,000 nodes rssMiB 353, heap 50 MiB; RSS slope 46-49 KiB per node (goal 40), heap
  * slope 31 KiB per node. Left: the slope, the peak, and time (all-ready 21-31 s at that load, 16 s once on
  * a quieter minute; GC is 16 % of the CPU profile, `thaw`/`interned`/`clone` 10 % self).
  */
