@@ -1,4 +1,4 @@
-import { isJsonObject, jsonEqual, ownValue, setOwn } from '../kube-object.js';
+import { isJsonObject, jsonEqual, ownValue, setOwn, thaw } from '../kube-object.js';
 import { ApiStatusError } from '../status/api-status-error.js';
 
 /** An RFC 6902 failure: the API server answers 422 with the error text. */
@@ -75,23 +75,23 @@ function add(doc: unknown, path: string, value: unknown): unknown {
 /** Applies RFC 6902 operations to a mutable copy of `doc` and returns it. */
 export function applyJsonPatch(doc: unknown, operations: unknown): unknown {
   if (!Array.isArray(operations)) throw patchError('invalid JSON Patch: the patch must be a JSON array');
-  let result = structuredClone(doc);
+  let result = thaw(doc);
   for (const raw of operations) {
     if (!isJsonObject(raw)) throw patchError('invalid JSON Patch: each operation must be an object');
     const path = raw.path as string;
     switch (raw.op) {
       case 'add':
-        result = add(result, path, structuredClone(raw.value));
+        result = add(result, path, thaw(raw.value));
         break;
       case 'remove':
         remove(result, path);
         break;
       case 'replace':
         get(result, path);
-        if (parsePointer(path).length === 0) result = structuredClone(raw.value);
+        if (parsePointer(path).length === 0) result = thaw(raw.value);
         else {
           remove(result, path);
-          result = add(result, path, structuredClone(raw.value));
+          result = add(result, path, thaw(raw.value));
         }
         break;
       case 'move': {
@@ -100,7 +100,7 @@ export function applyJsonPatch(doc: unknown, operations: unknown): unknown {
         break;
       }
       case 'copy':
-        result = add(result, path, structuredClone(get(result, raw.from as string)));
+        result = add(result, path, thaw(get(result, raw.from as string)));
         break;
       case 'test':
         if (!jsonEqual(get(result, path), raw.value))

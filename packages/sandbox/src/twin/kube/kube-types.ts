@@ -1,3 +1,5 @@
+import { thaw } from '../../apiserver/kube-object.js';
+
 /** Plain Kubernetes objects as the twin builds and reads them (JSON; the API server stores them frozen). */
 export type KubeObject = Record<string, unknown> & {
   apiVersion?: string;
@@ -45,9 +47,9 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** A mutable deep copy (stored objects are frozen). */
+/** A mutable deep copy (stored objects are frozen); the store's own, see thaw. */
 export function clone<T>(value: T): T {
-  return structuredClone(value);
+  return thaw(value);
 }
 
 export function kubeTime(ms: number): string {
