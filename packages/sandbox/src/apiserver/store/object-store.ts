@@ -232,7 +232,9 @@ export class ObjectStore {
     if (typeof wantRv === 'string' && wantRv !== '' && wantRv !== old.metadata?.resourceVersion) {
       throw conflict(rt, name);
     }
-    return this.replace(rt, key, namespace, old, thaw(input) as JsonObject, options);
+    // Not copied here: replace copies what it keeps of the caller's object (mergeForUpdate all of it, a
+    // /status write its status).
+    return this.replace(rt, key, namespace, old, { object: input as JsonObject, owned: false }, options);
   }
 
   /** Applies a patch (JSON, merge, strategic, or server-side apply, which creates a missing object). */
@@ -261,7 +263,7 @@ export class ObjectStore {
     if (meta.resourceVersion !== undefined && meta.resourceVersion !== old.metadata?.resourceVersion) {
       throw conflict(rt, name);
     }
-    return this.replace(rt, key, ns, old, patched, options);
+    return this.replace(rt, key, ns, old, { object: patched, owned: true }, options);
   }
 
   delete(
@@ -421,11 +423,11 @@ export class ObjectStore {
     key: string,
     namespace: string,
     old: KubeObject,
-    next: JsonObject,
+    input: { readonly object: JsonObject; readonly owned: boolean },
     options: WriteOptions,
   ): KubeObject {
-    if (options.subresource === 'status') return this.replaceStatus(rt, key, namespace, old, next, options);
-    const result = mergeForUpdate(rt, old, next);
+    if (options.subresource === 'status') return this.replaceStatus(rt, key, namespace, old, input, options);
+    const result = mergeForUpdate(rt, old, input.object);
     this.applyDefaults(rt, result, old);
     const meta = this.metaOf(result);
     checkObjectMeta(rt, meta); // ValidateObjectMetaAccessorUpdate: labels, annotations, name.
@@ -456,12 +458,14 @@ export class ObjectStore {
     key: string,
     namespace: string,
     old: KubeObject,
-    next: JsonObject,
+    input: { readonly object: JsonObject; readonly owned: boolean },
     options: WriteOptions,
   ): KubeObject {
+    const next = input.object;
     const result: JsonObject = { ...old, metadata: { ...old.metadata } };
     if (next.status === undefined) delete result.status;
-    else result.status = next.status;
+    // The store freezes what it keeps: a caller's status is copied first, a patch's is the store's own.
+    else result.status = input.owned ? next.status : thaw(next.status);
     options.admit?.({ operation: 'UPDATE', object: result, oldObject: old });
     if (jsonEqual(result.status, old.status)) return old;
     if (options.dryRun) return deepFreeze(result);
