@@ -23,6 +23,18 @@ const or = (a: number, b: number): number => (Number.isNaN(a) ? b : a);
  */
 export const HALF_RETRY_PERIOD_MS = 1_000;
 
+/** The records of each watched lease in kube-system, in the order uproot saw them. */
+function recordsByLease(timeline: readonly LeaseRecord[]): Map<string, LeaseRecord[]> {
+  const byLease = new Map<string, LeaseRecord[]>();
+  for (const r of timeline) {
+    if (r.namespace !== LEASE_NAMESPACE || Number.isNaN(Date.parse(r.observedAt))) continue;
+    byLease.set(r.name, [...(byLease.get(r.name) ?? []), r]);
+  }
+  for (const records of byLease.values())
+    records.sort((a, b) => Date.parse(a.observedAt) - Date.parse(b.observedAt));
+  return byLease;
+}
+
 /**
  * The records as observations on the holders' own clock: a start at each acquisition, an end half a
  * RetryPeriod after each last renewal (never past the next acquisition).
@@ -31,11 +43,7 @@ export function handoverObservations(
   timeline: readonly LeaseRecord[],
   halfRetryPeriodMs: number = HALF_RETRY_PERIOD_MS,
 ): LeaseObservation[] {
-  const byLease = new Map<string, LeaseRecord[]>();
-  for (const r of timeline) {
-    if (r.namespace !== LEASE_NAMESPACE || Number.isNaN(Date.parse(r.observedAt))) continue;
-    byLease.set(r.name, [...(byLease.get(r.name) ?? []), r]);
-  }
+  const byLease = recordsByLease(timeline);
   const out: LeaseObservation[] = [];
   let sequence = 0;
   const look = (at: number, name: string, holder: string): void => {
@@ -50,8 +58,7 @@ export function handoverObservations(
       resourceVersion: `handover-${sequence++}`,
     });
   };
-  for (const [name, records] of byLease) {
-    const sorted = [...records].sort((a, b) => Date.parse(a.observedAt) - Date.parse(b.observedAt));
+  for (const [name, sorted] of byLease) {
     const startOf = (r: LeaseRecord): number => or(time(r.acquireTime), Date.parse(r.observedAt));
     sorted.forEach((r, i) => {
       const start = startOf(r);
@@ -82,14 +89,9 @@ const RETRY_PERIOD_MS = 2 * HALF_RETRY_PERIOD_MS;
  * judged. A handover uproot watched saw the lease go stale, or the next holder soon after the last renewal.
  */
 export function unobservedHandovers(timeline: readonly LeaseRecord[]): TimeSpan[] {
-  const byLease = new Map<string, LeaseRecord[]>();
-  for (const r of timeline) {
-    if (r.namespace !== LEASE_NAMESPACE || Number.isNaN(Date.parse(r.observedAt))) continue;
-    byLease.set(r.name, [...(byLease.get(r.name) ?? []), r]);
-  }
+  const byLease = recordsByLease(timeline);
   const out: TimeSpan[] = [];
-  for (const records of byLease.values()) {
-    const sorted = [...records].sort((a, b) => Date.parse(a.observedAt) - Date.parse(b.observedAt));
+  for (const sorted of byLease.values()) {
     sorted.forEach((r, i) => {
       const next = sorted[i + 1];
       const lastRenewal = time(lastRenewalOf(r));
