@@ -1,4 +1,4 @@
-import { controllerRowText } from '../core/ownership/index.js';
+import { controllerRowText, unwatchedGapText } from '../core/ownership/index.js';
 import type { ReportModel } from './report-model.js';
 import { renderTimelineSvg } from './timeline-svg.js';
 import { esc, htmlHead } from './html-escape.js';
@@ -20,7 +20,7 @@ export function renderReportHtml(model: ReportModel): string {
   const controllers = model.controllers
     .map((c) =>
       c.state === 'running'
-        ? `<tr><td>${esc(c.name)}</td><td class="${c.overlapSeconds > 0 ? 'bad' : 'good'}">${c.overlapSeconds}</td><td>${c.maxGapSeconds}</td></tr>`
+        ? `<tr><td>${esc(c.name)}</td><td class="${c.overlapSeconds > 0 ? 'bad' : 'good'}">${c.overlapSeconds}</td><td>${c.maxGapSeconds}${esc(unwatchedGapText(c))}</td></tr>`
         : `<tr><td>${esc(c.name)}</td><td colspan="2"><span class="${esc(c.state)}">${esc(controllerRowText(c))}</span></td></tr>`,
     )
     .join('\n');

@@ -1,5 +1,5 @@
 import type { ReportModel } from './report-model.js';
-import { controllerRowText } from '../core/ownership/index.js';
+import { controllerRowText, unwatchedGapText } from '../core/ownership/index.js';
 
 export function renderReportMarkdown(model: ReportModel): string {
   const lines: string[] = [];
@@ -45,7 +45,7 @@ export function renderReportMarkdown(model: ReportModel): string {
     for (const c of model.controllers)
       lines.push(
         c.state === 'running'
-          ? `| ${c.name} | ${c.overlapSeconds} | ${c.maxGapSeconds} |`
+          ? `| ${c.name} | ${c.overlapSeconds} | ${c.maxGapSeconds}${unwatchedGapText(c)} |`
           : `| ${c.name} | ${controllerRowText(c)} | — |`,
       );
   }

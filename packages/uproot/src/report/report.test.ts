@@ -213,6 +213,23 @@ describe('migration report', () => {
     expect(md).toContain('| cloud-node | not yet running | — |');
   });
 
+  it('says beside a gap figure when a handover of that controller was not watched (an upper bound)', () => {
+    const m = buildReportModel(journal(), { now: t0 });
+    const rows = [
+      {
+        name: 'service',
+        migrated: true,
+        state: 'running' as const,
+        overlapSeconds: 0,
+        maxGapSeconds: 16.2,
+        unobservedGapSeconds: 57.7,
+      },
+    ];
+    const text = '16.2 (and a handover uproot did not watch, at most 57.7 s)';
+    expect(renderReportMarkdown({ ...m, controllers: rows })).toContain(`| service | 0 | ${text} |`);
+    expect(renderReportHtml({ ...m, controllers: rows })).toContain(`<td>${text}</td>`);
+  });
+
   it("shows the in-tree KCM's leader owning the cloud controllers before leader migration, not a gap", () => {
     const j = journal();
     const lease = (name: string, holder: string, at: number) => ({

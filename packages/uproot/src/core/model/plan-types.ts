@@ -29,24 +29,16 @@ export const STEP_IDS = [
  * The hops of an upgrade journey past the migration, one per Kubernetes minor: `upgrade-kubernetes-1.28`.
  * Their ids carry the minor because a journey has several of them and the journal keys steps by id.
  */
-export const upgradeStepIdSchema = z.templateLiteral([
-  'upgrade-kubernetes-',
-  z.number().int(),
-  '.',
-  z.number().int(),
-]);
+const minorStepIdSchema = <P extends string>(prefix: P) =>
+  z.templateLiteral([prefix, z.number().int(), '.', z.number().int()]);
+export const upgradeStepIdSchema = minorStepIdSchema('upgrade-kubernetes-');
 export type UpgradeStepId = z.infer<typeof upgradeStepIdSchema>;
 /**
  * RKE2 only: the CCM's move to a hop's minor, a step of its own after the hop's roll (`upgrade-ccm-1.28`).
  * Rancher delivers a chart change in the same Cluster edit at the first server while it restarts the others,
  * so the CCM DaemonSet's rollout and the node roll would take two candidates at once (decision 0035).
  */
-export const ccmUpgradeStepIdSchema = z.templateLiteral([
-  'upgrade-ccm-',
-  z.number().int(),
-  '.',
-  z.number().int(),
-]);
+export const ccmUpgradeStepIdSchema = minorStepIdSchema('upgrade-ccm-');
 export type CcmUpgradeStepId = z.infer<typeof ccmUpgradeStepIdSchema>;
 export const stepIdSchema = z.union([z.enum(STEP_IDS), upgradeStepIdSchema, ccmUpgradeStepIdSchema]);
 export type StepId = z.infer<typeof stepIdSchema>;

@@ -33,6 +33,13 @@ export type ControllerRow =
     })
   | (RowBase & { readonly state: 'not-yet-running' | 'not-configured' });
 
+/** The words every output adds to a gap figure when a handover of that controller was not watched. */
+export function unwatchedGapText(row: { readonly unobservedGapSeconds?: number }): string {
+  return row.unobservedGapSeconds === undefined
+    ? ''
+    : ` (and a handover uproot did not watch, at most ${row.unobservedGapSeconds} s)`;
+}
+
 /** The words every output uses for a controller that has no figures. */
 export const NOT_CONFIGURED_TEXT = 'not run: neither manager is configured to run it';
 export const NOT_YET_RUNNING_TEXT = 'not yet running';
@@ -70,7 +77,7 @@ export function orderRows<R extends ControllerRow>(rows: readonly R[]): R[] {
 export function controllerRowText(row: ControllerRow): string {
   switch (row.state) {
     case 'running':
-      return `overlap ${row.overlapSeconds} s, largest gap ${row.maxGapSeconds} s${row.unobservedGapSeconds !== undefined ? ` (and a handover uproot did not watch, at most ${row.unobservedGapSeconds} s)` : ''}`;
+      return `overlap ${row.overlapSeconds} s, largest gap ${row.maxGapSeconds} s${unwatchedGapText(row)}`;
     case 'not-configured':
       return NOT_CONFIGURED_TEXT;
     case 'not-yet-running':

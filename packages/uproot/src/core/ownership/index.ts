@@ -20,6 +20,7 @@ export {
   controllerRows,
   controllerRowsJson,
   controllerRowText,
+  unwatchedGapText,
   isMigratedController,
   MIGRATED_CONTROLLERS,
   orderRows,

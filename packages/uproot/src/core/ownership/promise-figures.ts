@@ -125,8 +125,9 @@ function controllerPromise(
 ): ControllerPromise {
   const { handover, overlap, unwatched } = views;
   const all = handoverGaps(handover.intervals).filter((g) => intersects(g, window));
-  const gaps = all.filter((g) => !startsUnwatched(g, unwatched));
-  const unobservedGaps = all.filter((g) => startsUnwatched(g, unwatched));
+  const gaps: TimeSpan[] = [];
+  const unobservedGaps: TimeSpan[] = [];
+  for (const g of all) (startsUnwatched(g, unwatched) ? unobservedGaps : gaps).push(g);
   const overlaps = (overlap?.overlaps ?? [])
     .filter((o) => intersects(o, window))
     .map((o) => ({ ...o, from: Math.max(o.from, window.from), to: Math.min(o.to, window.to) }));

@@ -133,13 +133,13 @@ function addRke2CcmHop(
   const edit = definition.edit(
     ccmUpgradeStepId(version),
     `Set the CCM image tag ${hop.ccmTag} in the HelmChart values.`,
-    'None: the CCM move belongs to its hop, which a rollback does not cross.',
+    CCM_HOP_UNDO,
   );
   plan.addStep(
     ccmUpgradeStep({
       version,
       ccmImage: ccmImage(hop.ccmTag),
-      description: `The CCM moves to ${ccmImage(hop.ccmTag)}, the release of ${minorString(version)} (never newer than the API server, which now runs it). Only additionalManifest changes, so Rancher restarts no node; the CCM DaemonSet replaces one pod at a time (the chart sets no rollingUpdate, so the API server's maxUnavailable 1 applies) and a new leader takes the lease within LeaseDuration + RetryPeriod of the old one's last renewal.`,
+      description: `The CCM moves to ${ccmImage(hop.ccmTag)}, the release of ${minorString(version)} (never newer than the API server, which now runs it). Only additionalManifest changes, so Rancher restarts no node; the CCM DaemonSet replaces one pod at a time (the chart sets no rollingUpdate, so the API server's maxUnavailable 1 applies), so each replaced pod is one handover by lease expiry, judged by promise-kept.`,
       source: `${JOURNEY_SOURCE}; Kubernetes version-skew policy (cloud-controller-manager no newer than kube-apiserver)`,
       changes: editChanges(edit),
       gates: [
